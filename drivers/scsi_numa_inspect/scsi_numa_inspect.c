@@ -1,0 +1,189 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * scsi_numa_inspect: report the NUMA node that backs every SCSI I/O-path
+ * object of every SCSI host, in the record format of scsi_numa_inspect.h.
+ *
+ * The node is measured, not asked: it is the node of the page behind the
+ * object (virt_to_page() for the direct map, vmalloc_to_page() for vmalloc),
+ * so it shows where an allocation really landed, fallbacks included.
+ * Builds against any 6.12 kernel, with or without the NUMA series.
+ */
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
+
+#include <linux/module.h>
+#include <linux/debugfs.h>
+#include <linux/seq_file.h>
+#include <linux/mm.h>
+#include <linux/slab.h>
+#include <linux/vmalloc.h>
+#include <linux/blkdev.h>
+#include <linux/blk-mq.h>
+#include <scsi/scsi_cmnd.h>
+#include <scsi/scsi_device.h>
+#include <scsi/scsi_host.h>
+#include <scsi/scsi_transport.h>
+
+#include "scsi_numa_inspect.h"
+
+/* Host numbers are small in practice; a few thousand lookups per read is cheap. */
+static unsigned int max_hostno = 4096;
+module_param(max_hostno, uint, 0644);
+MODULE_PARM_DESC(max_hostno, "highest SCSI host number looked up (default 4096)");
+
+static struct dentry *sni_file;
+
+#define SNI_ENUM(kind, desc) SNI_##kind,
+#define SNI_NAME(kind, desc) [SNI_##kind] = #kind,
+enum sni_kind { SNI_KINDS(SNI_ENUM) };
+static const char * const sni_kind_name[] = { SNI_KINDS(SNI_NAME) };
+
+static void sni_obj(struct seq_file *m, struct Scsi_Host *shost,
+		    enum sni_kind kind, const char *id, const void *p)
+{
+	struct page *page;
+	const char *mem;
+
+	if (!p)
+		return;
+	if (is_vmalloc_addr(p)) {
+		page = vmalloc_to_page(p);
+		mem = "vmalloc";
+	} else if (virt_addr_valid(p)) {
+		page = virt_to_page(p);
+		mem = "slab";
+	} else {
+		return;
+	}
+	if (!page)
+		return;
+	seq_printf(m, "obj %u %s %s %d %s\n", shost->host_no, sni_kind_name[kind], id,
+		   page_to_nid(page), mem);
+}
+
+static void sni_tags(struct seq_file *m, struct Scsi_Host *shost,
+		     struct blk_mq_tags *tags, unsigned int idx)
+{
+	struct page *page;
+	unsigned int i, n = 0;
+	char id[48];
+
+	if (!tags)
+		return;
+	snprintf(id, sizeof(id), "host/tags%u", idx);
+	sni_obj(m, shost, SNI_tags, id, tags);
+	list_for_each_entry(page, &tags->page_list, lru) {
+		snprintf(id, sizeof(id), "host/tags%u/page%u", idx, n++);
+		sni_obj(m, shost, SNI_rq_page, id, page_address(page));
+	}
+	if (!tags->static_rqs)
+		return;
+	for (i = 0; i < tags->nr_tags; i++) {
+		struct request *rq = tags->static_rqs[i];
+		struct scsi_cmnd *cmd;
+
+		if (!rq)
+			continue;
+		cmd = blk_mq_rq_to_pdu(rq);
+		snprintf(id, sizeof(id), "host/tags%u/tag%u", idx, i);
+		sni_obj(m, shost, SNI_sense, id, cmd->sense_buffer);
+	}
+}
+
+static void sni_sdev(struct seq_file *m, struct Scsi_Host *shost,
+		     struct scsi_device *sdev)
+{
+	struct request_queue *q = sdev->request_queue;
+	struct device_driver *drv = sdev->sdev_gendev.driver;
+	struct blk_mq_hw_ctx *hctx;
+	unsigned long i;
+	char id[48], sub[64];
+
+	snprintf(id, sizeof(id), "%u:%u:%llu", sdev->channel, sdev->id, sdev->lun);
+	sni_obj(m, shost, SNI_sdev, id, sdev);
+	sni_obj(m, shost, SNI_budget_map, id, sdev->budget_map.map);
+	if (!q)
+		return;
+	sni_obj(m, shost, SNI_request_queue, id, q);
+	queue_for_each_hw_ctx(q, hctx, i) {
+		snprintf(sub, sizeof(sub), "%s/hctx%lu", id, i);
+		sni_obj(m, shost, SNI_hctx, sub, hctx);
+	}
+	if (drv && !strcmp(drv->name, "sd"))
+		sni_obj(m, shost, SNI_scsi_disk, id, dev_get_drvdata(&sdev->sdev_gendev));
+	else if (drv && !strcmp(drv->name, "sr"))
+		sni_obj(m, shost, SNI_scsi_cd, id, dev_get_drvdata(&sdev->sdev_gendev));
+	sni_obj(m, shost, SNI_gendisk, id, q->disk);
+}
+
+static void sni_host(struct seq_file *m, struct Scsi_Host *shost)
+{
+	struct blk_mq_tag_set *set = &shost->tag_set;
+	struct device *dma = shost->dma_dev;
+	struct scsi_device *sdev;
+	struct scsi_target *starget;
+	unsigned long flags;
+	unsigned int i;
+	char id[32];
+
+	seq_printf(m, "host %u %s %s %d %d %d\n", shost->host_no,
+		   shost->hostt->proc_name ?: shost->hostt->name ?: "-",
+		   dma ? dev_name(dma) : "-", dma ? dev_to_node(dma) : NUMA_NO_NODE,
+		   dev_to_node(&shost->shost_gendev), set->numa_node);
+
+	sni_obj(m, shost, SNI_shost, "host", shost);
+	/* hostdata is the tail of the same allocation: only if there is one. */
+	if (ksize(shost) > sizeof(*shost))
+		sni_obj(m, shost, SNI_hostdata, "host", shost->hostdata);
+	sni_obj(m, shost, SNI_shost_data, "host", shost->shost_data);
+
+	if (shost->shost_state != SHOST_RUNNING)
+		return;
+	if (set->shared_tags)
+		sni_tags(m, shost, set->shared_tags, 0);
+	else if (set->tags)
+		for (i = 0; i < set->nr_hw_queues; i++)
+			sni_tags(m, shost, set->tags[i], i);
+
+	spin_lock_irqsave(shost->host_lock, flags);
+	list_for_each_entry(starget, &shost->__targets, siblings) {
+		snprintf(id, sizeof(id), "%u:%u", starget->channel, starget->id);
+		sni_obj(m, shost, SNI_starget, id, starget);
+	}
+	spin_unlock_irqrestore(shost->host_lock, flags);
+
+	shost_for_each_device(sdev, shost)
+		sni_sdev(m, shost, sdev);
+}
+
+static int sni_show(struct seq_file *m, void *v)
+{
+	struct Scsi_Host *shost;
+	unsigned int hostno;
+
+	seq_printf(m, "# scsi-numa-inspect %d\n", SNI_FORMAT_VERSION);
+	for (hostno = 0; hostno <= max_hostno; hostno++) {
+		shost = scsi_host_lookup(hostno);
+		if (!shost)
+			continue;
+		sni_host(m, shost);
+		scsi_host_put(shost);
+	}
+	return 0;
+}
+DEFINE_SHOW_ATTRIBUTE(sni);
+
+static int __init sni_init(void)
+{
+	sni_file = debugfs_create_file(SNI_DEBUGFS_NAME, 0444, NULL, NULL, &sni_fops);
+	return 0;
+}
+
+static void __exit sni_exit(void)
+{
+	debugfs_remove(sni_file);
+}
+
+module_init(sni_init);
+module_exit(sni_exit);
+MODULE_DESCRIPTION("Report the NUMA node backing SCSI I/O-path objects");
+MODULE_LICENSE("GPL");

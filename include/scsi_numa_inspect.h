@@ -1,0 +1,54 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Record format of the SCSI placement inspector (scsi_numa_inspect.ko).
+ *
+ * Reading /sys/kernel/debug/scsi_numa_inspect yields text, one record per
+ * line, fields separated by single spaces:
+ *
+ *   # scsi-numa-inspect <version>
+ *   host <hostno> <proc_name> <dev> <dev_node> <shost_node> <set_node>
+ *   obj <hostno> <kind> <id> <node> <mem>
+ *
+ * host:  one per SCSI host, before its objects.
+ *        <dev>        name of the host's DMA device (or "-")
+ *        <dev_node>   dev_to_node() of that device: the node the objects
+ *                     belong on; -1 when the device has no node
+ *        <shost_node> dev_to_node() of the host's own struct device
+ *        <set_node>   the node the host's blk-mq tag set was given
+ * obj:   one per inspected object of that host.
+ *        <kind>       one of SNI_KINDS below
+ *        <id>         which instance: "host", "<ch>:<id>" for a target,
+ *                     "<ch>:<id>:<lun>" for a device, with a suffix
+ *                     "/hctx<n>", "/tags<n>/page<n>", "/tags<n>/tag<n>"
+ *        <node>       node of the page that backs the object's first byte
+ *        <mem>        "slab" (direct map) or "vmalloc"
+ *
+ * Node numbers are decimal; -1 is NUMA_NO_NODE and is never rewritten.
+ * Parsers must ignore unknown record types and trailing fields, so that
+ * fields can be added without a version bump; a change of meaning bumps
+ * SNI_FORMAT_VERSION.
+ */
+#ifndef SCSI_NUMA_INSPECT_H
+#define SCSI_NUMA_INSPECT_H
+
+#define SNI_FORMAT_VERSION	1
+#define SNI_DEBUGFS_NAME	"scsi_numa_inspect"
+
+/* X(kind, description) */
+#define SNI_KINDS(X)							\
+	X(shost,	"struct Scsi_Host")				\
+	X(hostdata,	"the LLD's hostdata (tail of the Scsi_Host)")	\
+	X(shost_data,	"transport class per-host data")		\
+	X(tags,		"struct blk_mq_tags of the host's tag set")	\
+	X(rq_page,	"pages holding static requests + scsi_cmnd pdus") \
+	X(sense,	"sense buffer of each static request")		\
+	X(starget,	"struct scsi_target (+ transport target data)")	\
+	X(sdev,		"struct scsi_device (+ transport device data)")	\
+	X(budget_map,	"the device's budget sbitmap words")		\
+	X(request_queue, "struct request_queue of the device")		\
+	X(hctx,		"struct blk_mq_hw_ctx of the device's queue")	\
+	X(scsi_disk,	"sd's struct scsi_disk")			\
+	X(scsi_cd,	"sr's struct scsi_cd")				\
+	X(gendisk,	"struct gendisk of the device's queue")
+
+#endif

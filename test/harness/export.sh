@@ -1,0 +1,20 @@
+#!/bin/bash
+# Export the commits base..series of build/linux into patches/ (git
+# format-patch files + series).  Output is stable across exports of the same
+# commits: no commit hashes, no signature, no version numbering noise.
+set -euo pipefail
+top=$(cd "$(dirname "$0")/../.." && pwd)
+tree=$top/build/linux
+g() { git -C "$tree" "$@"; }
+[ -d "$tree/.git" ] || { echo "export: no tree at $tree (make tree)" >&2; exit 1; }
+[ -z "$(g status --porcelain --untracked-files=no)" ] ||
+	{ echo "export: $tree has uncommitted changes: commit them first" >&2; exit 1; }
+tmp=$(mktemp -d)
+g format-patch -q --zero-commit --no-signature --no-base -o "$tmp" base..series
+rm -f "$top"/patches/*.patch
+(cd "$tmp" && ls) > "$top/patches/series"
+cp "$tmp"/*.patch "$top/patches/" 2>/dev/null || true
+rm -rf "$tmp"
+# The tree now is what patches/ describes: record it so ktree.sh keeps it.
+"$top/test/harness/ktree.sh" --stamp
+echo "export: $(wc -l < "$top/patches/series") patches in patches/"

@@ -1,0 +1,97 @@
+#!/bin/bash
+# Lay out the kernel git tree under build/linux: the pristine source as one
+# commit tagged "base", then every patch of patches/series applied with
+# "git am", one commit each, on branch "series".
+#
+# Idempotent: a tree whose series stamp matches patches/ is left alone, so
+# file mtimes (and the incremental build) survive.  A tree with commits or
+# changes that were never exported is never reset: export them first.
+set -euo pipefail
+top=$(cd "$(dirname "$0")/../.." && pwd)
+tree=$top/build/linux
+tarball=${KTARBALL:-/usr/src/linux-source-6.12.tar.xz}
+ksrc=${KSRC:-}
+g() { git -C "$tree" "$@"; }
+
+die() { echo "ktree: $*" >&2; exit 1; }
+
+if [ -n "$ksrc" ]; then
+	[ -f "$ksrc/Makefile" ] && [ -d "$ksrc/drivers/scsi" ] ||
+		die "KSRC=$ksrc is not a kernel source tree"
+	srcid="ksrc:$(cd "$ksrc" && pwd)"
+else
+	[ -f "$tarball" ] || die "$tarball missing: apt-get install linux-source-6.12"
+	srcid="tarball:$tarball:$(stat -c %s:%Y "$tarball")"
+fi
+
+series_list() { grep -vE '^[[:space:]]*(#|$)' "$top/patches/series" || true; }
+
+series_hash() {
+	(cd "$top/patches" && cat series &&
+	 series_list | while read -r p; do
+		[ -f "$p" ] || { echo "MISSING $p"; continue; }
+		cat "$p"; done) | sha256sum | cut -d' ' -f1
+}
+
+if [ -d "$tree/.git" ] && [ "$(cat "$tree/.git/scsinuma-source" 2>/dev/null)" != "$srcid" ]; then
+	if [ -n "$(g rev-list base..series 2>/dev/null)" ] &&
+	   [ "$(g rev-parse series 2>/dev/null)" != "$(sed -n 2p "$tree/.git/scsinuma-stamp" 2>/dev/null)" ]; then
+		die "source changed ($srcid) but $tree has unexported commits: make export first"
+	fi
+	echo "ktree: kernel source changed, recreating $tree"
+	rm -rf "$tree"
+fi
+
+if [ ! -d "$tree/.git" ]; then
+	rm -rf "$tree" "$tree.tmp"
+	mkdir -p "$tree.tmp"
+	if [ -n "$ksrc" ]; then
+		echo "ktree: copying $ksrc"
+		rsync -a --exclude=.git "$ksrc/" "$tree.tmp/"
+	else
+		echo "ktree: unpacking $tarball"
+		tar -xJf "$tarball" -C "$tree.tmp" --strip-components=1
+	fi
+	git -C "$tree.tmp" init -q -b series
+	git -C "$tree.tmp" config user.name "${GIT_AUTHOR_NAME:-scsi-numa builder}"
+	git -C "$tree.tmp" config user.email "${GIT_AUTHOR_EMAIL:-builder@localhost}"
+	git -C "$tree.tmp" config gc.auto 0
+	# The kernel's .gitignore ignores dotfiles at the top: force the whole tree in.
+	git -C "$tree.tmp" add -f -A
+	git -C "$tree.tmp" -c core.hooksPath=/dev/null commit -q -m "base: $(make -s -C "$tree.tmp" kernelversion 2>/dev/null) ($srcid)"
+	git -C "$tree.tmp" tag base
+	echo "$srcid" > "$tree.tmp/.git/scsinuma-source"
+	mv "$tree.tmp" "$tree"
+fi
+
+want=$(series_hash)
+if [ "${1:-}" = --stamp ]; then	# after an export: the tree is what patches/ says
+	printf '%s\n%s\n' "$want" "$(g rev-parse series)" > "$tree/.git/scsinuma-stamp"
+	exit 0
+fi
+stamp_hash=$(sed -n 1p "$tree/.git/scsinuma-stamp" 2>/dev/null || true)
+stamp_head=$(sed -n 2p "$tree/.git/scsinuma-stamp" 2>/dev/null || true)
+head=$(g rev-parse series)
+if [ "$want" = "$stamp_hash" ] && [ "$head" = "$stamp_head" ]; then
+	exit 0
+fi
+if [ -n "$(g status --porcelain --untracked-files=no)" ]; then
+	die "$tree has uncommitted changes: commit them and 'make export', or discard them"
+fi
+if [ "$head" != "$stamp_head" ] && [ "$head" != "$(g rev-parse base)" ]; then
+	die "branch 'series' in $tree has commits that were never exported: 'make export' first (or 'git -C $tree reset --hard base' to drop them)"
+fi
+
+g checkout -q series
+g reset -q --hard base
+series_list | while read -r p; do
+	[ -f "$top/patches/$p" ] || die "patches/series names $p, which does not exist"
+	if ! out=$(g -c core.hooksPath=/dev/null am -q --keep-cr "$top/patches/$p" 2>&1); then
+		g am --abort >/dev/null 2>&1 || true
+		echo "ktree: patch $p does not apply:" >&2
+		echo "$out" >&2
+		exit 1
+	fi
+	echo "ktree: applied $p"
+done
+printf '%s\n%s\n' "$want" "$(g rev-parse series)" > "$tree/.git/scsinuma-stamp"
