@@ -4,6 +4,7 @@
 #   make check              deps, both kernels, every topology on each, summary
 #   make kernels            build build/kernels/{vanilla,patched}
 #   make vm K=patched TOPO=cpuless [CASES='1*']   one guest run, TAP on stdout
+#   make compare            fio: vanilla vs patched, CPUs local vs remote (COMPARE_REPS, FIO_*)
 #   make tree / make export the kernel git tree <-> patches/
 #   make inspector KDIR=... the inspector alone, against any kernel build dir
 
@@ -14,7 +15,7 @@ K ?= patched
 TOPO ?= two-node
 CASES ?=
 
-.PHONY: all check deps tree export kernels vm inspector clean distclean
+.PHONY: all check deps tree export kernels vm compare inspector clean distclean
 
 all: kernels
 
@@ -36,6 +37,9 @@ vm:
 
 check: deps kernels
 	@$(H)/check.sh "$(KERNELS)" "$(TOPOS)"
+
+compare: deps kernels
+	@$(H)/compare.sh
 
 inspector:
 	$(MAKE) -C drivers/scsi_numa_inspect $(if $(KDIR),KDIR=$(KDIR))

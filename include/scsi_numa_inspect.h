@@ -19,7 +19,9 @@
  *        <kind>       one of SNI_KINDS below
  *        <id>         which instance: "host", "<ch>:<id>" for a target,
  *                     "<ch>:<id>:<lun>" for a device, with a suffix
- *                     "/hctx<n>", "/tags<n>/page<n>", "/tags<n>/tag<n>"
+ *                     "/hctx<n>" (hardware queue n of the device's queue),
+ *                     "/tags<n>[/page<k>|/tag<k>]" (tags of hardware queue n),
+ *                     "/stags[/page<k>|/tag<k>]" (tags shared by all queues)
  *        <node>       node of the page that backs the object's first byte
  *        <mem>        "slab" (direct map) or "vmalloc"
  *

@@ -60,8 +60,9 @@ static void sni_obj(struct seq_file *m, struct Scsi_Host *shost,
 		   page_to_nid(page), mem);
 }
 
+/* @name: "tags<hctx index>", or "stags" for tags shared by all hctxs */
 static void sni_tags(struct seq_file *m, struct Scsi_Host *shost,
-		     struct blk_mq_tags *tags, unsigned int idx)
+		     struct blk_mq_tags *tags, const char *name)
 {
 	struct page *page;
 	unsigned int i, n = 0;
@@ -69,10 +70,10 @@ static void sni_tags(struct seq_file *m, struct Scsi_Host *shost,
 
 	if (!tags)
 		return;
-	snprintf(id, sizeof(id), "host/tags%u", idx);
+	snprintf(id, sizeof(id), "host/%s", name);
 	sni_obj(m, shost, SNI_tags, id, tags);
 	list_for_each_entry(page, &tags->page_list, lru) {
-		snprintf(id, sizeof(id), "host/tags%u/page%u", idx, n++);
+		snprintf(id, sizeof(id), "host/%s/page%u", name, n++);
 		sni_obj(m, shost, SNI_rq_page, id, page_address(page));
 	}
 	if (!tags->static_rqs)
@@ -84,7 +85,7 @@ static void sni_tags(struct seq_file *m, struct Scsi_Host *shost,
 		if (!rq)
 			continue;
 		cmd = blk_mq_rq_to_pdu(rq);
-		snprintf(id, sizeof(id), "host/tags%u/tag%u", idx, i);
+		snprintf(id, sizeof(id), "host/%s/tag%u", name, i);
 		sni_obj(m, shost, SNI_sense, id, cmd->sense_buffer);
 	}
 }
@@ -138,11 +139,14 @@ static void sni_host(struct seq_file *m, struct Scsi_Host *shost)
 
 	if (shost->shost_state != SHOST_RUNNING)
 		return;
-	if (set->shared_tags)
-		sni_tags(m, shost, set->shared_tags, 0);
-	else if (set->tags)
-		for (i = 0; i < set->nr_hw_queues; i++)
-			sni_tags(m, shost, set->tags[i], i);
+	if (set->shared_tags) {
+		sni_tags(m, shost, set->shared_tags, "stags");
+	} else if (set->tags) {
+		for (i = 0; i < set->nr_hw_queues; i++) {
+			snprintf(id, sizeof(id), "tags%u", i);
+			sni_tags(m, shost, set->tags[i], id);
+		}
+	}
 
 	spin_lock_irqsave(shost->host_lock, flags);
 	list_for_each_entry(starget, &shost->__targets, siblings) {

@@ -33,6 +33,20 @@ for k in $kernels; do
 done
 rm -f "$top/build/runs/.tap"
 
+# A short smoke run of the fio comparison (make compare runs the full one).
+csmoke="skipped (CHECK_COMPARE=0)"
+if [ "${CHECK_COMPARE:-1}" = 1 ]; then
+	echo "# ==== compare (smoke)"
+	if COMPARE_OUT=$top/build/compare-smoke COMPARE_REPS=2 FIO_JOBS=randread-4k FIO_QDS=32 FIO_NUMJOBS=1 FIO_RUNTIME=2 \
+		FIO_RAMP=1 "$top/test/harness/compare.sh" > "$top/build/runs/compare-smoke.log" 2>&1; then
+		csmoke="ok"; tp=$((tp + 1))
+		grep -v '^#' "$top/build/runs/compare-smoke.log" | tail -n 12
+	else
+		csmoke="FAILED (build/runs/compare-smoke.log)"; tf=$((tf + 1))
+		tail -n 30 "$top/build/runs/compare-smoke.log"
+	fi
+fi
+
 echo
 echo "==== summary"
 for k in $kernels; do for t in $topos; do
@@ -44,10 +58,14 @@ for k in $kernels; do for t in $topos; do
 	f=$top/build/runs/$k-$t/out/placement.tsv
 	[ -f "$f" ] || continue
 	awk -F'\t' '{ key = $1 " " $2 " " $3; if (!(key in seen)) { seen[key] = 1; order[++n] = key }
-		      cell[key] = cell[key] sprintf(" %s=%d/%d", $4, $5, $6); on[key] += $5; all[key] += $6 }
-		END { for (i = 1; i <= n; i++) { k = order[i]
-			printf "  %-28s %5.1f%% |%s\n", k, all[k] ? 100 * on[k] / all[k] : 0, cell[k] } }' "$f"
+		      kk = key SUBSEP $4; if (!(kk in kon)) kinds[key] = kinds[key] " " $4
+		      kon[kk] += $5; kall[kk] += $6; on[key] += $5; all[key] += $6 }
+		END { for (i = 1; i <= n; i++) { k = order[i]; cells = ""
+			m = split(kinds[k], ks, " ")
+			for (j = 1; j <= m; j++) cells = cells sprintf(" %s=%d/%d", ks[j], kon[k SUBSEP ks[j]], kall[k SUBSEP ks[j]])
+			printf "  %-28s %5.1f%% |%s\n", k, all[k] ? 100 * on[k] / all[k] : 0, cells } }' "$f"
 done; done
+echo "compare smoke: $csmoke"
 echo
 echo "check: $tp passed, $tf failed, $ts skipped"
 [ "$tf" = 0 ]

@@ -6,11 +6,14 @@
 # a second, writable 9p share (build/runs/KERNEL-TOPOLOGY/out), separate from
 # the console (build/runs/KERNEL-TOPOLOGY/console.log).  Prints the guest's
 # TAP; exits with the guest's status, or 124 when the host-side timeout hit.
+# VM_RUN names the run directory (default KERNEL-TOPOLOGY); VM_CMDLINE adds
+# kernel parameters (sni.mode=compare selects the fio comparison instead of
+# the test cases, see compare.sh).
 set -uo pipefail
 kernel=$1 topo=${2:-two-node} cases=${3:-}
 top=$(cd "$(dirname "$0")/../.." && pwd)
 kdir=$top/build/kernels/$kernel
-run=$top/build/runs/$kernel-$topo
+run=$top/build/runs/${VM_RUN:-$kernel-$topo}
 timeout_s=${VM_TIMEOUT:-900}
 topofile=$top/test/harness/topo/$topo
 die() { echo "vm: $*" >&2; exit 2; }
@@ -55,7 +58,9 @@ done
 args+=(-m "${mem}M" -smp "$ncpu,sockets=$sockets,cores=$((ncpu / sockets)),threads=1")
 
 # Root and result shares.
-args+=(-fsdev "local,id=fsroot,path=/,security_model=none,readonly=on"
+# multidevs=remap: the host's / spans several filesystems; without it their
+# inode numbers collide in the guest (mounting /sys then hides /proc).
+args+=(-fsdev "local,id=fsroot,path=/,security_model=none,readonly=on,multidevs=remap"
        -device "virtio-9p-pci,fsdev=fsroot,mount_tag=/dev/root"
        -fsdev "local,id=fsout,path=$run/out,security_model=none"
        -device "virtio-9p-pci,fsdev=fsout,mount_tag=sniout")
@@ -72,6 +77,7 @@ cmdline="console=ttyS0 panic=-1 root=/dev/root rootfstype=9p"
 cmdline+=" rootflags=trans=virtio,version=9p2000.L,msize=262144,cache=loose ro"
 cmdline+=" init=$top/test/harness/guest-init sni.top=$top sni.kernel=$kernel sni.topo=$topo"
 [ -n "$cases" ] && cmdline+=" sni.cases=$cases"
+cmdline+=" log_buf_len=8M ${VM_CMDLINE:-}"
 
 echo "# vm: $kernel/$topo: accel=$accel cpus=$ncpu mem=${mem}M, console: $run/console.log" >&2
 start=$(date +%s)

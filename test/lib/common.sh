@@ -20,6 +20,17 @@ hosts_named() {
 	done
 }
 
+# Hosts named $1 that have at least one disk (an AHCI controller has a host
+# per port, most of them empty).
+hosts_with_disk() {
+	local h d
+	for h in $(hosts_named "$1"); do
+		for d in $(devices_of_host "$h"); do
+			[ -n "$(blockdev_of "$d")" ] && { echo "$h"; break; }
+		done
+	done
+}
+
 # H:C:T:L of every scsi_device on host $1.
 devices_of_host() {
 	local d
@@ -53,18 +64,167 @@ inspector_report() {	# $1: output file
 	cat /sys/kernel/debug/scsi_numa_inspect > "$1" || fail "cannot read the inspector"
 }
 
-# Kinds every disk-bearing host behind the bridge must show: a report that
-# lacks one did not measure what it claims to.
-REQUIRED_KINDS=shost,hostdata,tags,rq_page,sense,starget,sdev,budget_map,request_queue,hctx,scsi_disk,gendisk
+# Kinds every disk-bearing host must show: a report that lacks one did not
+# measure what it claims to.  (scsi_debug hosts have no hostdata.)
+REQUIRED_KINDS=shost,tags,rq_page,sense,starget,sdev,budget_map,request_queue,hctx,scsi_disk,gendisk
 
-placement_check() {	# $1 records, $2 context, $3 hosts (comma), $4 kinds off-node on vanilla
-	local mode
+# placement_check RECORDS CONTEXT NODE VANILLA-NODES [placement.py args..]
+#   Judge the hosts selected by the extra args (--hosts/--hostno) against
+#   NODE; VANILLA-NODES: KIND=N,.. where a vanilla kernel must put KIND.
+placement_check() {
+	local rec=$1 ctx=$2 node=$3 off=$4 mode
+	shift 4
 	mode=$(judge_mode)
 	echo "kernel $SNI_KERNEL ($(uname -r)): $( [ "$mode" = numa ] &&
 		echo 'has scsi_host_alloc_node: judged as NUMA-aware' ||
 		echo 'no scsi_host_alloc_node: vanilla behaviour, placement reported')"
-	python3 "$SNI_TOP/test/lib/placement.py" "$1" --hosts "$3" --node "$TOPO_DEV_NODE" \
-		--context "$2" --judge "$mode" --off-node-on-vanilla "$4" \
+	python3 "$SNI_TOP/test/lib/placement.py" "$rec" --node "$node" \
+		--context "$ctx" --judge "$mode" --vanilla-node "$off" \
 		--require "$REQUIRED_KINDS" --tsv "$SNI_OUT/placement.tsv" \
-		--kernel "$SNI_KERNEL" --topo "$SNI_TOPO"
+		--kernel "$SNI_KERNEL" --topo "$SNI_TOPO" "$@"
+}
+
+# A CPU that is not on node $1 (and not on node $2 if there is a choice).
+cpu_off_node() {
+	local n c best=""
+	for ((n = 0; n < TOPO_NODES; n++)); do
+		[ "$n" = "$1" ] && continue
+		c=${TOPO_NODE_CPUS[n]%%-*}
+		[ -n "$c" ] || continue
+		[ "$n" != "${2:-x}" ] && { echo "$c"; return; }
+		best=$c
+	done
+	echo "$best"
+}
+
+# rescan_host H CPU: delete every device of host H, then rescan the host,
+# both through sysfs from CPU (the scan runs in the writer's context).
+# Waits until the same devices, each with its disk, are back.
+rescan_host() {
+	local h=$1 cpu=$2 d before
+	before=$(devices_of_host "$h" | sort | tr '\n' ' ')
+	[ -n "$before" ] || fail "host$h has no device to rescan"
+	for d in $before; do
+		taskset -c "$cpu" sh -c "echo 1 > /sys/class/scsi_device/$d/device/delete" ||
+			fail "delete of $d from CPU $cpu failed"
+	done
+	wait_for '[ -z "$(devices_of_host '"$h"')" ]' 30 || fail "host$h: devices not deleted"
+	taskset -c "$cpu" sh -c "echo '- - -' > /sys/class/scsi_host/host$h/scan" ||
+		fail "rescan of host$h from CPU $cpu failed"
+	wait_for '[ "$(devices_of_host '"$h"' | sort | tr "\n" " ")" = "'"$before"'" ]' 30 ||
+		fail "host$h: after rescan '$(devices_of_host "$h" | tr '\n' ' ')', before '$before'"
+	for d in $before; do
+		wait_for "[ -n \"\$(blockdev_of $d)\" ]" 30 || fail "$d: no disk after rescan"
+	done
+	info "host$h: deleted and rescanned from CPU $cpu: $before"
+}
+
+# sg3_check H:C:T:L: sg_inq and sg_turs through the sg and the block node,
+# sg_readcap agreeing with the block layer's size.
+sg3_check() {
+	local d=$1 sd sg dev out cap bytes sys
+	sd=$(blockdev_of "$d") sg=$(sgdev_of "$d")
+	[ -n "$sd" ] && [ -n "$sg" ] || fail "$d: block '$sd' sg '$sg'"
+	for dev in "/dev/$sg" "/dev/$sd"; do
+		out=$(sg_inq "$dev" 2>&1) || fail "sg_inq $dev ($d): $out"
+		if ! out=$(sg_turs "$dev" 2>&1); then
+			# QEMU's megasas emulation answers TEST UNIT READY with
+			# HARDWARE ERROR / INTERNAL TARGET FAILURE (sd logs the same
+			# "Unit Not Ready" at probe): a property of the emulator.
+			if [ "$(cat "/sys/class/scsi_host/host${d%%:*}/proc_name")" = megaraid_sas ] &&
+			   echo "$out" | grep -q "Internal target failure"; then
+				info "$d $dev: TUR answered by QEMU megasas with INTERNAL TARGET FAILURE (emulator quirk)"
+			else
+				fail "sg_turs $dev ($d): $out"
+			fi
+		fi
+	done
+	cap=$(sg_readcap "/dev/$sg" 2>&1) || fail "sg_readcap /dev/$sg ($d): $cap"
+	bytes=$(echo "$cap" | sed -n 's/.*Device size: \([0-9]*\) bytes.*/\1/p')
+	sys=$(( $(cat "/sys/class/block/$sd/size") * 512 ))
+	[ "$bytes" = "$sys" ] || fail "$d: sg_readcap says '$bytes' bytes, the block layer $sys"
+	info "$d /dev/$sd /dev/$sg: inquiry, TUR ok; $bytes bytes"
+}
+
+# fio_verify H:C:T:L: short random write + crc32c verify, direct I/O.
+fio_verify() {
+	local d=$1 sd out err
+	sd=$(blockdev_of "$d")
+	[ -n "$sd" ] || fail "$d: no block device"
+	out=$(fio --name="verify-$sd" --filename="/dev/$sd" --direct=1 --ioengine=libaio \
+		--iodepth=8 --rw=randwrite --bs=4k --size="${FIO_VERIFY_SIZE:-8M}" \
+		--verify=crc32c --do_verify=1 --verify_fatal=1 --output-format=terse \
+		--terse-version=3 2>&1) || fail "fio verify on /dev/$sd ($d): $out"
+	err=$(echo "$out" | tail -n 1 | cut -d';' -f5)	# terse v3 field 5: errors
+	[ "$err" = 0 ] || fail "fio on /dev/$sd ($d): error field '$err': $out"
+	info "$d /dev/$sd: fio write+verify ok"
+}
+
+# scsi_debug with the series' host_node binding?
+sdebug_has_node() { modinfo -p scsi_debug 2>/dev/null | grep -q '^host_node:'; }
+SDEBUG_DRV=/sys/bus/pseudo/drivers/scsi_debug
+
+# Host numbers of scsi_debug, one per line, sorted.
+sdebug_hosts() { hosts_named scsi_debug | sort -n; }
+
+# Kernel log lines after line $1.
+dmesg_since() { dmesg | tail -n +"$(($1 + 1))"; }
+
+# Node of CPU $1, from the topology.
+cpu_node_of() {
+	local n lo hi
+	for ((n = 0; n < TOPO_NODES; n++)); do
+		[ -n "${TOPO_NODE_CPUS[n]}" ] || continue
+		lo=${TOPO_NODE_CPUS[n]%-*} hi=${TOPO_NODE_CPUS[n]#*-}
+		[ "$1" -ge "$lo" ] && [ "$1" -le "$hi" ] && { echo "$n"; return; }
+	done
+}
+
+# hctx_nodes H NODE: "I=N,.." for each hardware queue I of host H: the node of
+# its CPUs (from the topology) when they all sit on one node, else NODE.
+# Read from the CPU lists blk-mq exposes for the first disk of H.
+hctx_nodes() {
+	local d sd="" q c nodes out=""
+	for d in $(devices_of_host "$1"); do sd=$(blockdev_of "$d"); [ -n "$sd" ] && break; done
+	[ -n "$sd" ] || fail "host$1: no disk to read the queue map from"
+	for q in /sys/block/"$sd"/mq/*; do
+		nodes=$(for c in $(tr ',' ' ' < "$q/cpu_list"); do cpu_node_of "$c"; done | sort -u)
+		if [ -n "$nodes" ] && [ "$(echo "$nodes" | wc -l)" = 1 ]; then
+			out+="${q##*/}=$nodes,"
+		else
+			out+="${q##*/}=$2,"
+		fi
+	done
+	echo "${out%,}"
+}
+
+# vanilla_queue_nodes H: what vanilla does deterministically with the tag
+# set of host H.  blk_mq_hw_queue_to_node() returns the node of the first CPU
+# mapped to a hardware queue, so a host with a single queue for all CPUs
+# has its tags, request pages (scsi_cmnd pdus), sense buffers and hctx on
+# the node of CPU 0, wherever the device is.  Prints KIND=N,.. or nothing.
+vanilla_queue_nodes() {
+	local d sd="" q n
+	for d in $(devices_of_host "$1"); do sd=$(blockdev_of "$d"); [ -n "$sd" ] && break; done
+	[ -n "$sd" ] || return 0
+	q=$(ls -d /sys/block/"$sd"/mq/* | wc -l)
+	[ "$q" = 1 ] || return 0
+	n=$(cpu_node_of "$(tr ',' ' ' < /sys/block/"$sd"/mq/0/cpu_list | awk '{print $1}')")
+	echo "tags=$n,rq_page=$n,sense=$n,hctx=$n"
+}
+
+# placement_hbas RECORDS CONTEXT: judge every HBA host of the topology
+# against TOPO_DEV_NODE (and its queues' CPU nodes).
+placement_hbas() {
+	local name h rc=0
+	for name in $TOPO_HBAS; do
+		h=$(hosts_with_disk "$name")
+		[ -n "$h" ] || { echo "FAIL: no SCSI host of $name with a disk"; rc=1; continue; }
+		for h in $h; do
+			placement_check "$1" "$2" "$TOPO_DEV_NODE" "$(vanilla_queue_nodes "$h")" --hostno "$h" \
+				--hctx-nodes "$(hctx_nodes "$h" "$TOPO_DEV_NODE")" \
+				--require "$REQUIRED_KINDS,hostdata" || rc=1
+		done
+	done
+	return $rc
 }

@@ -1,0 +1,429 @@
+#!/usr/bin/env python3
+"""Compare fio results recorded by run.sh, e.g. a vanilla and a patched kernel.
+
+    report.py [--baseline LABEL] [--text F] [--json F] [--png F] DIR [DIR..]
+    report.py --selftest
+
+Each DIR is an OUTDIR/LABEL written by run.sh (it holds manifest.tsv) or an
+OUTDIR holding several such LABEL directories.  Runs are grouped by
+(job, queue depth, CPU node, memory node) and label (= kernel).  For every
+group the table gives IOPS mean +- sample stddev over the repetitions, the
+p99 completion latency (mean over repetitions), the change of the mean
+against the baseline label and whether that change is significant by a
+two-sided Welch t-test at the 95% level.
+
+Standard library only: the Student-t distribution is computed here through
+the regularized incomplete beta function; --selftest checks it against
+known values.
+"""
+import argparse
+import json
+import math
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+
+ALPHA = 0.05                       # two-sided significance level
+JOB_ORDER = ["randread-4k", "randwrite-4k", "randrw-70-30-4k", "seqread-128k"]
+
+
+# --------------------------------------------------------------------------
+# Statistics
+# --------------------------------------------------------------------------
+
+def mean(xs):
+    return sum(xs) / len(xs)
+
+
+def stddev(xs):
+    """Sample standard deviation (n-1); None with fewer than 2 values."""
+    if len(xs) < 2:
+        return None
+    m = mean(xs)
+    return math.sqrt(sum((x - m) ** 2 for x in xs) / (len(xs) - 1))
+
+
+def _betacf(a, b, x):
+    """Continued fraction for the incomplete beta function (modified Lentz)."""
+    tiny, eps = 1e-300, 1e-15
+    qab, qap, qam = a + b, a + 1.0, a - 1.0
+    c, d = 1.0, 1.0 - qab * x / qap
+    d = 1.0 / (d if abs(d) > tiny else tiny)
+    h = d
+    for m in range(1, 10000):
+        m2 = 2 * m
+        # even step
+        aa = m * (b - m) * x / ((qam + m2) * (a + m2))
+        d = 1.0 + aa * d
+        d = 1.0 / (d if abs(d) > tiny else tiny)
+        c = 1.0 + aa / c
+        c = c if abs(c) > tiny else tiny
+        h *= d * c
+        # odd step
+        aa = -(a + m) * (qab + m) * x / ((a + m2) * (qap + m2))
+        d = 1.0 + aa * d
+        d = 1.0 / (d if abs(d) > tiny else tiny)
+        c = 1.0 + aa / c
+        c = c if abs(c) > tiny else tiny
+        delta = d * c
+        h *= delta
+        if abs(delta - 1.0) < eps:
+            return h
+    raise ArithmeticError("incomplete beta: no convergence")
+
+
+def betainc(a, b, x):
+    """Regularized incomplete beta function I_x(a, b)."""
+    if x <= 0.0:
+        return 0.0
+    if x >= 1.0:
+        return 1.0
+    front = math.exp(math.lgamma(a + b) - math.lgamma(a) - math.lgamma(b)
+                     + a * math.log(x) + b * math.log1p(-x))
+    # The continued fraction converges fast for x < (a+1)/(a+b+2);
+    # otherwise use the symmetry I_x(a,b) = 1 - I_{1-x}(b,a).
+    if x < (a + 1.0) / (a + b + 2.0):
+        return front * _betacf(a, b, x) / a
+    return 1.0 - front * _betacf(b, a, 1.0 - x) / b
+
+
+def t_two_sided_p(t, df):
+    """P(|T| >= |t|) for Student's t with df degrees of freedom."""
+    if math.isinf(t):
+        return 0.0
+    return betainc(df / 2.0, 0.5, df / (df + t * t))
+
+
+def welch(a, b):
+    """Welch's t-test of two samples: returns (t, df, two-sided p).
+
+    t  = (mean_b - mean_a) / sqrt(va/na + vb/nb)
+    df = (va/na + vb/nb)^2 / ((va/na)^2/(na-1) + (vb/nb)^2/(nb-1))
+         (Welch-Satterthwaite).  Needs at least 2 values per sample.
+    """
+    na, nb = len(a), len(b)
+    if na < 2 or nb < 2:
+        return None
+    sa, sb = stddev(a) ** 2 / na, stddev(b) ** 2 / nb
+    diff = mean(b) - mean(a)
+    if sa + sb == 0.0:
+        # No spread at all: equal means are identical, different ones are
+        # as significant as it gets.
+        return (0.0, float(na + nb - 2), 1.0) if diff == 0 else \
+               (math.copysign(math.inf, diff), float(na + nb - 2), 0.0)
+    t = diff / math.sqrt(sa + sb)
+    df = (sa + sb) ** 2 / (sa ** 2 / (na - 1) + sb ** 2 / (nb - 1))
+    return t, df, t_two_sided_p(t, df)
+
+
+def selftest():
+    """Check the numerics against known values; returns the number of failures."""
+    checks = [
+        # (description, computed, expected, tolerance)
+        # critical values of Student's t at two-sided p = 0.05 / 0.01
+        ("t=2.228 df=10", t_two_sided_p(2.228, 10), 0.05, 5e-4),
+        ("t=12.706 df=1", t_two_sided_p(12.706, 1), 0.05, 5e-4),
+        ("t=4.303 df=2", t_two_sided_p(4.303, 2), 0.05, 5e-4),
+        ("t=2.571 df=5", t_two_sided_p(2.571, 5), 0.05, 5e-4),
+        ("t=2.042 df=30", t_two_sided_p(2.042, 30), 0.05, 5e-4),
+        ("t=3.169 df=10", t_two_sided_p(3.169, 10), 0.01, 1e-4),
+        ("t=1.960 df=1e6", t_two_sided_p(1.959964, 1e6), 0.05, 1e-5),
+        ("t=0 df=7", t_two_sided_p(0.0, 7), 1.0, 1e-12),
+        # closed forms: df=1 is Cauchy, df=2 has p = 1 - t/sqrt(t^2+2)
+        ("df=1 t=0.7", t_two_sided_p(0.7, 1), 1 - 2 / math.pi * math.atan(0.7), 1e-12),
+        ("df=2 t=1.5", t_two_sided_p(1.5, 2), 1 - 1.5 / math.sqrt(1.5 ** 2 + 2), 1e-12),
+        # I_x(a,1) = x^a and I_x(1,b) = 1-(1-x)^b
+        ("I_0.3(2.5,1)", betainc(2.5, 1, 0.3), 0.3 ** 2.5, 1e-12),
+        ("I_0.8(1,3)", betainc(1, 3, 0.8), 1 - 0.2 ** 3, 1e-12),
+    ]
+    # Welch example (Wikipedia "Welch's t-test", example 1): t=2.46 (sign
+    # depends on order), df=25.0, p=0.021.  Also recompute df by hand.
+    a1 = [27.5, 21.0, 19.0, 23.6, 17.0, 17.9, 16.9, 20.1, 21.9, 22.6, 23.1,
+          19.6, 19.0, 21.7, 21.4]
+    a2 = [27.1, 22.0, 20.8, 23.4, 23.4, 23.5, 25.8, 22.0, 24.8, 20.2, 21.9,
+          22.1, 22.9, 20.5, 24.4]
+    t, df, p = welch(a1, a2)
+    checks += [("welch t", t, 2.46, 0.01), ("welch df", df, 25.0, 0.05),
+               ("welch p", p, 0.021, 0.001)]
+    va, vb = stddev(a1) ** 2 / 15, stddev(a2) ** 2 / 15
+    checks.append(("welch df formula", df,
+                   (va + vb) ** 2 / (va ** 2 / 14 + vb ** 2 / 14), 1e-9))
+    checks.append(("welch equal samples p", welch([1, 2, 3], [1, 2, 3])[2], 1.0, 1e-12))
+    checks.append(("stddev", stddev([2, 4, 4, 4, 5, 5, 7, 9]), math.sqrt(32 / 7), 1e-12))
+
+    bad = 0
+    for name, got, want, tol in checks:
+        ok = abs(got - want) <= tol
+        bad += not ok
+        print("%-4s %-24s got %.6g  expected %.6g (+-%g)"
+              % ("ok" if ok else "FAIL", name, got, want, tol))
+    print("selftest: %s" % ("passed" if not bad else "%d FAILED" % bad))
+    return bad
+
+
+# --------------------------------------------------------------------------
+# Reading run.sh results
+# --------------------------------------------------------------------------
+
+def manifests(path):
+    """manifest.tsv files of DIR, or of its immediate LABEL subdirectories."""
+    own = os.path.join(path, "manifest.tsv")
+    if os.path.isfile(own):
+        return [own]
+    subs = [os.path.join(path, d, "manifest.tsv") for d in sorted(os.listdir(path))]
+    return [m for m in subs if os.path.isfile(m)]
+
+
+def load_fio(path):
+    """IOPS and p99 clat (usec, None if no I/O of that kind) of one fio run."""
+    with open(path) as f:
+        text = f.read()
+    # fio may print warnings ahead of the JSON document into --output.
+    doc = json.loads(text[text.index("{"):])
+    jobs = doc["jobs"]      # group_reporting: one entry for the whole job
+    iops = sum(j["read"]["iops"] + j["write"]["iops"] for j in jobs)
+
+    def p99(ddir):
+        clat = jobs[0][ddir]["clat_ns"]
+        if not clat.get("N"):
+            return None
+        return clat["percentile"]["99.000000"] / 1000.0
+
+    return {"iops": iops, "p99_read": p99("read"), "p99_write": p99("write")}
+
+
+def load(dirs):
+    """{(job, qd, cpu_node, mem_node): {label: [run, ..]}}"""
+    runs = {}   # json path -> (key, label, rep); a repeated run overrides
+    for d in dirs:
+        found = manifests(d)
+        if not found:
+            sys.exit("report.py: no manifest.tsv in %s or its subdirectories" % d)
+        for m in found:
+            with open(m) as f:
+                for line in f:
+                    cols = line.rstrip("\n").split("\t")
+                    if len(cols) != 7 or cols[0] == "label":
+                        continue
+                    label, job, qd, cpu, mem, rep, name = cols
+                    path = os.path.realpath(os.path.join(os.path.dirname(m), name))
+                    runs[path] = ((job, int(qd), cpu, mem), label, int(rep))
+    groups = {}
+    for path, (key, label, rep) in runs.items():
+        if not os.path.isfile(path):
+            print("report.py: warning: %s listed but missing, skipped" % path,
+                  file=sys.stderr)
+            continue
+        run = load_fio(path)
+        run["rep"] = rep
+        groups.setdefault(key, {}).setdefault(label, []).append(run)
+    return groups
+
+
+# --------------------------------------------------------------------------
+# Table
+# --------------------------------------------------------------------------
+
+def build_rows(groups, baseline):
+    def job_rank(job):
+        return (JOB_ORDER.index(job) if job in JOB_ORDER else len(JOB_ORDER), job)
+
+    def num(s):      # sort node numbers numerically
+        return (0, int(s)) if s.isdigit() else (1, s)
+
+    rows = []
+    for key in sorted(groups, key=lambda k: (job_rank(k[0]), k[1], num(k[2]), num(k[3]))):
+        job, qd, cpu, mem = key
+        labels = sorted(groups[key], key=lambda l: (l != baseline, l))
+        base = groups[key].get(baseline)
+        base_iops = [r["iops"] for r in base] if base else None
+        for label in labels:
+            rs = sorted(groups[key][label], key=lambda r: r["rep"])
+            iops = [r["iops"] for r in rs]
+            m, sd = mean(iops), stddev(iops)
+            row = {
+                "job": job, "qd": qd, "label": label, "cpu_node": cpu,
+                "mem_node": mem, "n": len(iops), "iops": iops,
+                "iops_mean": m, "iops_stddev": sd,
+                "iops_stddev_pct": None if sd is None or m == 0 else 100.0 * sd / m,
+                "change_pct": None, "t": None, "df": None, "p_value": None,
+                "significant": None,
+            }
+            for ddir in ("read", "write"):
+                vals = [r["p99_" + ddir] for r in rs if r["p99_" + ddir] is not None]
+                row["p99_%s_usec" % ddir] = mean(vals) if vals else None
+            if base_iops is not None and label != baseline:
+                bm = mean(base_iops)
+                row["change_pct"] = None if bm == 0 else 100.0 * (m - bm) / bm
+                w = welch(base_iops, iops)
+                if w is not None:
+                    row["t"], row["df"], row["p_value"] = w
+                    if math.isinf(w[0]):      # zero spread, different means
+                        row["t"] = None       # (keep the JSON standard)
+                    row["significant"] = w[2] < ALPHA
+            rows.append(row)
+    return rows
+
+
+def fmt_table(rows, baseline):
+    head = ["job", "qd", "kernel", "CPU node", "IOPS mean ± stddev (%)", "n",
+            "p99 clat usec", "vs " + (baseline or "baseline"), "significant"]
+    lines = []
+    for r in rows:
+        if r["iops_stddev"] is None:
+            iops = "%.0f ± n/a" % r["iops_mean"]
+        else:
+            iops = "%.0f ± %.0f (%.1f%%)" % (r["iops_mean"], r["iops_stddev"],
+                                             r["iops_stddev_pct"] or 0.0)
+        # p99 latency: r = reads, w = writes (mixed jobs show both)
+        lat = " / ".join("%s %.1f" % (d[0], r["p99_%s_usec" % d])
+                         for d in ("read", "write") if r["p99_%s_usec" % d] is not None)
+        node = r["cpu_node"] if r["mem_node"] == r["cpu_node"] else \
+            "%s (mem %s)" % (r["cpu_node"], r["mem_node"])
+        if r["label"] == baseline:
+            change, sig = "baseline", "-"
+        elif r["change_pct"] is None:
+            change, sig = "-", "-"
+        else:
+            change = "%+.1f%%" % r["change_pct"]
+            p = r["p_value"]
+            sig = "n/a" if p is None else "%s (%s)" % (
+                "YES" if r["significant"] else "no",
+                "p<0.001" if p < 0.001 else "p=%.3f" % p)
+        lines.append([r["job"], str(r["qd"]), r["label"], node, iops,
+                      str(r["n"]), lat or "-", change, sig])
+    widths = [max(len(x) for x in col) for col in zip(head, *lines)]
+    out = [" | ".join(c.ljust(w) for c, w in zip(head, widths)).rstrip(),
+           "-+-".join("-" * w for w in widths)]
+    prev = None
+    for line in lines:
+        if prev is not None and line[:2] != prev:      # blank line between job/qd
+            out.append("")
+        prev = line[:2]
+        out.append(" | ".join(c.ljust(w) for c, w in zip(line, widths)).rstrip())
+    out += ["",
+            "IOPS = read + write IOPS of the group-reported job; stddev is the",
+            "sample stddev over repetitions (n/a with n < 2).  p99 clat: 99th",
+            "percentile completion latency, mean over repetitions; r = reads,",
+            "w = writes.  significant: two-sided Welch t-test against the",
+            "baseline at 95% (p < 0.05); n/a when either side has n < 2.",
+            "VM results: no-regression check only, never a NUMA gain (see README)."]
+    return "\n".join(out) + "\n"
+
+
+# --------------------------------------------------------------------------
+# Chart
+# --------------------------------------------------------------------------
+
+def plot(rows, png):
+    """Clustered bars of mean IOPS with stddev error bars, one series per label."""
+    gnuplot = shutil.which("gnuplot")
+    if not gnuplot:
+        print("report.py: gnuplot not found, chart %s skipped "
+              "(apt-get install gnuplot-nox)" % png, file=sys.stderr)
+        return False
+    labels = []
+    cats = []
+    cell = {}
+    for r in rows:
+        cat = "%s qd%d cpu%s" % (r["job"], r["qd"], r["cpu_node"])
+        if r["mem_node"] != r["cpu_node"]:
+            cat += " mem%s" % r["mem_node"]
+        if cat not in cats:
+            cats.append(cat)
+        if r["label"] not in labels:
+            labels.append(r["label"])
+        cell[cat, r["label"]] = (r["iops_mean"], r["iops_stddev"] or 0.0)
+    with tempfile.TemporaryDirectory() as tmp:
+        data = os.path.join(tmp, "data")
+        with open(data, "w") as f:
+            # one line per category: "name" mean1 sd1 mean2 sd2 ...
+            for c in cats:
+                vals = []
+                for l in labels:      # NaN: label has no runs for this category
+                    m, sd = cell.get((c, l), (None, None))
+                    vals += ["NaN", "NaN"] if m is None else ["%g" % m, "%g" % sd]
+                f.write('"%s" %s\n' % (c, " ".join(vals)))
+        script = """
+if (strstrt(GPVAL_TERMINALS, "pngcairo") > 0) {
+    set terminal pngcairo size %(w)d,600 noenhanced
+} else {
+    set terminal png size %(w)d,600 noenhanced
+}
+set output "%(png)s"
+set title "fio IOPS per job / queue depth / CPU node: mean and stddev over repetitions"
+set ylabel "IOPS"
+set yrange [0:%(ymax)g]
+set grid ytics
+set key outside right top
+set datafile missing "NaN"
+set style data histograms
+set style histogram errorbars gap 1 lw 1
+set style fill solid 0.7 border -1
+set xtics rotate by 30 right nomirror
+set bmargin 9
+labels = "%(labels)s"
+plot for [i=1:%(n)d] "%(data)s" using (column(2*i)):(column(2*i+1)):xtic(1) title word(labels, i)
+""" % {"w": max(800, 90 * len(cats) * max(1, len(labels)) // 2 + 300),
+       "png": png.replace('"', '\\"'), "labels": " ".join(labels),
+       "n": len(labels), "data": data,
+       # room above the highest error bar (autoscale ignores error bars)
+       "ymax": 1.1 * max([m + sd for m, sd in cell.values()] + [1.0])}
+        res = subprocess.run([gnuplot], input=script, text=True,
+                             capture_output=True)
+        if res.returncode != 0:
+            print("report.py: gnuplot failed, chart skipped:\n" + res.stderr,
+                  file=sys.stderr)
+            return False
+    return True
+
+
+# --------------------------------------------------------------------------
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("--baseline", help='label to compare with (default "vanilla" if present)')
+    ap.add_argument("--text", help="also write the table to this file")
+    ap.add_argument("--json", help="write the table as JSON to this file")
+    ap.add_argument("--png", help="write a bar chart with error bars (gnuplot)")
+    ap.add_argument("--selftest", action="store_true",
+                    help="check the t-test numerics and exit")
+    ap.add_argument("dirs", nargs="*", metavar="DIR")
+    args = ap.parse_args()
+    if args.selftest:
+        sys.exit(1 if selftest() else 0)
+    if not args.dirs:
+        ap.error("at least one DIR is needed")
+
+    groups = load(args.dirs)
+    if not groups:
+        sys.exit("report.py: no results found")
+    labels = {l for g in groups.values() for l in g}
+    baseline = args.baseline
+    if baseline is None:
+        baseline = "vanilla" if "vanilla" in labels else None
+    elif baseline not in labels:
+        sys.exit("report.py: baseline label %r not found (labels: %s)"
+                 % (baseline, ", ".join(sorted(labels))))
+
+    rows = build_rows(groups, baseline)
+    table = fmt_table(rows, baseline)
+    sys.stdout.write(table)
+    if args.text:
+        with open(args.text, "w") as f:
+            f.write(table)
+    if args.json:
+        with open(args.json, "w") as f:
+            json.dump({"baseline": baseline, "alpha": ALPHA,
+                       "iops": "read + write IOPS, sample stddev over repetitions",
+                       "p99": "clat_ns percentile 99.000000 in usec, mean over repetitions",
+                       "rows": rows}, f, indent=1)
+            f.write("\n")
+    if args.png:
+        plot(rows, args.png)
+
+
+if __name__ == "__main__":
+    main()

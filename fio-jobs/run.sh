@@ -1,0 +1,173 @@
+#!/bin/bash
+# run.sh - run the fio jobs of this directory once per (repetition, job,
+# queue depth, CPU node) and record the JSON results for report.py.
+#
+#   run.sh OUTDIR LABEL DEVICE[:DEVICE..]
+#
+# Results go to OUTDIR/LABEL/<job>_qd<qd>_cpu<node>_r<rep>.json, one line per
+# run is appended to OUTDIR/LABEL/manifest.tsv; fio's stderr, if any, is kept in
+# a .log next to the JSON file.  run-info.txt records kernel,
+# fio version and settings.  LABEL names the kernel (e.g. vanilla, patched).
+#
+# Environment (defaults in brackets; this is the only place defaults live):
+#   FIO_CPU_NODES  nodes whose CPUs submit I/O       [all online nodes with CPUs]
+#   FIO_MEM_NODE   node for fio's buffers (bind:N)   [same as the CPU node]
+#   FIO_JOBS       job names (<name>.fio here)       [all four]
+#   FIO_QDS        queue depths                      [1 32]
+#   FIO_NUMJOBS    fio processes per run             [2]
+#   FIO_REPEAT     repetitions in this call          [5]
+#   FIO_REP_START  number of the first repetition    [1]
+#   FIO_RUNTIME    seconds measured per run          [5]
+#   FIO_RAMP       seconds of warm-up per run        [1]
+#   FIO_SIZE       region of each device used        [64M]
+#
+# The repetition is the outer loop, so slow drift (thermal, background
+# activity) hits every configuration alike.  An orchestrator that alternates
+# kernels calls this with FIO_REPEAT=1 FIO_REP_START=r for r = 1, 2, ...
+#
+# Works on a real NUMA host and inside the test VM: it only relies on its own
+# directory (for the job files), sysfs and fio in $PATH.
+set -euo pipefail
+
+die() { echo "run.sh: error: $*" >&2; exit 1; }
+
+[ $# -eq 3 ] || die "usage: $0 OUTDIR LABEL DEVICE[:DEVICE..]"
+OUTDIR=$1 LABEL=$2 DEVS=$3
+[[ $LABEL =~ ^[A-Za-z0-9._+-]+$ ]] || die "LABEL '$LABEL': use letters, digits, . _ + - only"
+HERE=$(cd "$(dirname "$0")" && pwd)
+command -v fio >/dev/null || die "fio not found in PATH"
+
+FIO_JOBS=${FIO_JOBS:-"randread-4k randwrite-4k randrw-70-30-4k seqread-128k"}
+FIO_QDS=${FIO_QDS:-"1 32"}
+FIO_NUMJOBS=${FIO_NUMJOBS:-2}
+FIO_REPEAT=${FIO_REPEAT:-5}
+FIO_REP_START=${FIO_REP_START:-1}
+FIO_RUNTIME=${FIO_RUNTIME:-5}
+FIO_RAMP=${FIO_RAMP:-1}
+FIO_SIZE=${FIO_SIZE:-64M}
+FIO_MEM_NODE=${FIO_MEM_NODE:-}      # empty: follow the CPU node
+
+for v in FIO_NUMJOBS FIO_REPEAT FIO_REP_START FIO_RUNTIME FIO_RAMP; do
+	[[ ${!v} =~ ^[0-9]+$ ]] || die "$v='${!v}' is not a non-negative integer"
+done
+
+# Expand a sysfs list such as "0-2,5" into "0 1 2 5".
+expand_list() {
+	local part parts i out=()
+	IFS=, read -ra parts <<<"$1"
+	for part in "${parts[@]}"; do
+		[ -n "$part" ] || continue
+		for ((i = ${part%-*}; i <= ${part#*-}; i++)); do out+=("$i"); done
+	done
+	echo "${out[@]}"
+}
+
+# NUMA topology.  A kernel built without CONFIG_NUMA has no node directory:
+# treat it as a single node 0 owning all online CPUs, with no memory policy.
+NODE_SYS=/sys/devices/system/node
+if [ -d "$NODE_SYS/node0" ]; then HAVE_NUMA=1; else HAVE_NUMA=0; fi
+node_cpus() {   # CPU list of node $1, empty if it has none
+	if [ $HAVE_NUMA = 1 ]; then cat "$NODE_SYS/node$1/cpulist" 2>/dev/null || true
+	elif [ "$1" = 0 ]; then cat /sys/devices/system/cpu/online
+	fi
+}
+if [ -z "${FIO_CPU_NODES:-}" ]; then
+	if [ $HAVE_NUMA = 1 ]; then
+		# has_cpu lists the nodes with CPUs; CPU-less (memory-only) nodes
+		# cannot submit I/O, so they are never CPU nodes.
+		FIO_CPU_NODES=$(expand_list "$(cat "$NODE_SYS/has_cpu" 2>/dev/null || cat "$NODE_SYS/online")")
+	else
+		FIO_CPU_NODES=0
+	fi
+fi
+for n in $FIO_CPU_NODES; do
+	[ -n "$(node_cpus "$n")" ] || die "CPU node $n does not exist or has no CPUs"
+done
+if [ -n "$FIO_MEM_NODE" ] && [ $HAVE_NUMA = 1 ] && [ ! -d "$NODE_SYS/node$FIO_MEM_NODE" ]; then
+	die "memory node $FIO_MEM_NODE does not exist"
+fi
+
+# Does fio support numa_mem_policy?  Without libnuma fio rejects the option
+# ("Build fio with libnuma-dev(el) to enable this option"), so probe it with a
+# parse-only run.  If unsupported (or the kernel has no NUMA), use copies of
+# the job files without that line.
+JOBDIR=$HERE
+if [ $HAVE_NUMA = 1 ] && probe=$(fio --parse-only --name=probe --filename=/dev/null \
+	--size=4k --numa_mem_policy=local 2>&1) && ! grep -qi libnuma <<<"$probe"; then
+	USE_MEMPOL=1
+else
+	USE_MEMPOL=0
+	JOBDIR=$(mktemp -d)
+	trap 'rm -rf "$JOBDIR"' EXIT
+	for f in "$HERE"/*.fio; do grep -v '^numa_mem_policy=' "$f" >"$JOBDIR/${f##*/}"; done
+	echo "run.sh: note: fio without libnuma or kernel without NUMA:" \
+		"numa_mem_policy dropped, buffers are not bound" >&2
+fi
+
+for job in $FIO_JOBS; do
+	[ -f "$HERE/$job.fio" ] || die "no job file $HERE/$job.fio (FIO_JOBS='$FIO_JOBS')"
+done
+
+# Check the devices: they must exist; a file on tmpfs is not block I/O;
+# a mounted block device or swap would be destroyed by the write jobs.
+IFS=: read -ra devlist <<<"$DEVS"
+for d in "${devlist[@]}"; do
+	[ -e "$d" ] || die "device or file '$d' does not exist (create test files first, e.g. truncate -s 256M /var/tmp/fiotest.img)"
+	if [ -b "$d" ]; then
+		real=$(readlink -f "$d")
+		if awk -v d="$real" 'index($1, d) == 1 { f = 1 } END { exit !f }' /proc/mounts /proc/swaps; then
+			die "$d ($real) or one of its partitions is mounted or used as swap; refusing to write to it"
+		fi
+	elif [ -f "$d" ]; then
+		fstype=$(stat -f -c %T "$d")
+		case $fstype in tmpfs|ramfs)
+			# Older kernels reject O_DIRECT there; newer ones accept it but the
+			# I/O never reaches a block device, so the numbers would mean nothing.
+			die "'$d' is on $fstype: no O_DIRECT (direct=1) or no block device behind it; put it on a disk filesystem such as /var/tmp";;
+		esac
+	else
+		die "'$d' is neither a block device nor a regular file"
+	fi
+done
+
+DEST=$OUTDIR/$LABEL
+mkdir -p "$DEST"
+MANIFEST=$DEST/manifest.tsv
+[ -s "$MANIFEST" ] || printf 'label\tjob\tqd\tcpu_node\tmem_node\trep\tfile\n' >"$MANIFEST"
+# A short record of what was run, for whoever reads the results later.
+{
+	echo "# $(date -Is) run.sh $*"
+	echo "kernel=$(uname -r) fio=$(fio --version) numa=$HAVE_NUMA mempolicy=$USE_MEMPOL"
+	echo "jobs='$FIO_JOBS' qds='$FIO_QDS' cpu_nodes='$FIO_CPU_NODES' mem_node='${FIO_MEM_NODE:-=cpu}'" \
+		"numjobs=$FIO_NUMJOBS reps=$FIO_REP_START+$FIO_REPEAT runtime=$FIO_RUNTIME ramp=$FIO_RAMP size=$FIO_SIZE"
+} >>"$DEST/run-info.txt"
+
+last=$((FIO_REP_START + FIO_REPEAT - 1))
+for ((r = FIO_REP_START; r <= last; r++)); do
+	for job in $FIO_JOBS; do
+		for qd in $FIO_QDS; do
+			for node in $FIO_CPU_NODES; do
+				mem=${FIO_MEM_NODE:-$node}
+				# manifest records "none" when buffers could not be bound
+				[ $USE_MEMPOL = 1 ] && memrec=$mem || memrec=none
+				base=${job}_qd${qd}_cpu${node}_r${r}
+				echo "run.sh: [$LABEL] rep $r  $job  qd=$qd  cpu node $node  mem node $memrec" >&2
+				# The job files read these variables (fio expands ${VAR}).
+				if ! FIO_RUNTIME=$FIO_RUNTIME FIO_RAMP=$FIO_RAMP FIO_IODEPTH=$qd \
+					FIO_NUMJOBS=$FIO_NUMJOBS FIO_DEV=$DEVS FIO_SIZE=$FIO_SIZE \
+					FIO_CPUS=$(node_cpus "$node") FIO_MEM_POLICY=bind:$mem \
+					fio --output-format=json --output="$DEST/$base.json" \
+					"$JOBDIR/$job.fio" 2>"$DEST/$base.log"; then
+					echo "run.sh: fio failed for $base; stderr ($DEST/$base.log):" >&2
+					tail -n 20 "$DEST/$base.log" >&2
+					tail -n 5 "$DEST/$base.json" 2>/dev/null >&2 || true
+					die "fio failed (job $job, qd $qd, CPU node $node, rep $r)"
+				fi
+				[ -s "$DEST/$base.log" ] || rm -f "$DEST/$base.log"   # keep only useful logs
+				printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$LABEL" "$job" "$qd" \
+					"$node" "$memrec" "$r" "$base.json" >>"$MANIFEST"
+			done
+		done
+	done
+done
+echo "run.sh: done, results in $DEST" >&2
