@@ -8,11 +8,23 @@ top=$(cd "$(dirname "$0")/../.." && pwd)
 kernels=$1 topos=$2
 tp=0 tf=0 ts=0 broken=0
 declare -A res
+# The guests run CHECK_JOBS at a time (default 2): a TCG guest spends much
+# of its time waiting (scans, 9p), so two share the 2 cores well.
+jobs=${CHECK_JOBS:-2}
+mkdir -p "$top/build/runs"
+for k in $kernels; do
+	for t in $topos; do
+		while [ "$(jobs -rp | wc -l)" -ge "$jobs" ]; do wait -n; done
+		( "$top/test/harness/vm.sh" "$k" "$t" > "$top/build/runs/$k-$t.tap" 2>&1
+		  echo $? > "$top/build/runs/$k-$t.rc" ) &
+	done
+done
+wait
 for k in $kernels; do
 	for t in $topos; do
 		echo "# ==== $k / $t"
-		"$top/test/harness/vm.sh" "$k" "$t" | tee "$top/build/runs/.tap" | grep -v '^# ' || true
-		rc=${PIPESTATUS[0]}
+		grep -v '^# ' "$top/build/runs/$k-$t.tap" || true
+		rc=$(cat "$top/build/runs/$k-$t.rc")
 		tap=$top/build/runs/$k-$t/out/tap
 		p=0 f=0 s=0
 		if [ -f "$tap" ]; then
@@ -26,12 +38,12 @@ for k in $kernels; do
 		if [ "$rc" != 0 ] && [ "$f" = 0 ]; then
 			f=1 broken=$((broken + 1))
 			echo "not ok - $k/$t: the run itself failed (exit $rc), see build/runs/$k-$t/"
+			grep '^# vm:' "$top/build/runs/$k-$t.tap" | tail -n 45
 		fi
 		res[$k/$t]="$p passed, $f failed, $s skipped"
 		tp=$((tp + p)) tf=$((tf + f)) ts=$((ts + s))
 	done
 done
-rm -f "$top/build/runs/.tap"
 
 # A short smoke run of the fio comparison (make compare runs the full one).
 csmoke="skipped (CHECK_COMPARE=0)"
@@ -53,18 +65,9 @@ for k in $kernels; do for t in $topos; do
 	printf '%-9s %-9s %s\n' "$k" "$t" "${res[$k/$t]}"
 done; done
 echo
-echo "placement: objects on the device's node (kernel topology context: kind on/all)"
-for k in $kernels; do for t in $topos; do
-	f=$top/build/runs/$k-$t/out/placement.tsv
-	[ -f "$f" ] || continue
-	awk -F'\t' '{ key = $1 " " $2 " " $3; if (!(key in seen)) { seen[key] = 1; order[++n] = key }
-		      kk = key SUBSEP $4; if (!(kk in kon)) kinds[key] = kinds[key] " " $4
-		      kon[kk] += $5; kall[kk] += $6; on[key] += $5; all[key] += $6 }
-		END { for (i = 1; i <= n; i++) { k = order[i]; cells = ""
-			m = split(kinds[k], ks, " ")
-			for (j = 1; j <= m; j++) cells = cells sprintf(" %s=%d/%d", ks[j], kon[k SUBSEP ks[j]], kall[k SUBSEP ks[j]])
-			printf "  %-28s %5.1f%% |%s\n", k, all[k] ? 100 * on[k] / all[k] : 0, cells } }' "$f"
-done; done
+runs=()
+for k in $kernels; do for t in $topos; do runs+=("$top/build/runs/$k-$t"); done; done
+"$top/test/harness/placement-summary.sh" "${runs[@]}"
 echo "compare smoke: $csmoke"
 echo
 echo "check: $tp passed, $tf failed, $ts skipped"

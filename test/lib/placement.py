@@ -94,6 +94,7 @@ def main():
         return hctx_node.get(int(m.group(1)), a.node) if m else a.node
     errors = []
     total = collections.OrderedDict((k, [0, 0]) for k in kinds)   # kind -> [on, all]
+    per_driver = collections.defaultdict(lambda: [0, 0])   # (proc_name, kind) -> [on, all]
     off_by_kind = collections.defaultdict(list)
     vanilla_bad = collections.defaultdict(list)
     groups = [(name, [h for h, v in hosts.items() if v['name'] == name]) for name in csv(a.hosts)]
@@ -122,6 +123,8 @@ def main():
                 on = sum(1 for o in lst if o['node'] == expected(o))
                 total[k][0] += on
                 total[k][1] += len(lst)
+                per_driver[(name, k)][0] += on
+                per_driver[(name, k)][1] += len(lst)
                 cells.append(f'{k}={on}/{len(lst)}')
                 for o in lst:
                     if k in vanilla_node and o['node'] != vanilla_node[k]:
@@ -140,11 +143,10 @@ def main():
             print(f'  {k:14} {on:5} of {n:5} ({100.0 * on / n:5.1f}%)')
     if n_all:
         print(f'  {"all":14} {on_all:5} of {n_all:5} ({100.0 * on_all / n_all:5.1f}%)')
-    if a.tsv:
+    if a.tsv:   # kernel topo context driver kind on all
         with open(a.tsv, 'a') as f:
-            for k, (on, n) in total.items():
-                if n:
-                    f.write(f'{a.kernel}\t{a.topo}\t{a.context}\t{k}\t{on}\t{n}\n')
+            for (drv, k), (on, n) in per_driver.items():
+                f.write(f'{a.kernel}\t{a.topo}\t{a.context}\t{drv}\t{k}\t{on}\t{n}\n')
     if a.judge == 'numa':
         print('judged as: NUMA-aware kernel, every object must be on the device\'s node')
         for k, lst in off_by_kind.items():
