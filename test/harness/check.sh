@@ -6,7 +6,7 @@
 set -u
 top=$(cd "$(dirname "$0")/../.." && pwd)
 kernels=$1 topos=$2
-tp=0 tf=0 ts=0 broken=0
+tp=0 tf=0 ts=0
 declare -A res
 # The guests run CHECK_JOBS at a time (default 2): a TCG guest spends much
 # of its time waiting (scans, 9p), so two share the 2 cores well.
@@ -36,7 +36,7 @@ for k in $kernels; do
 			awk '/^not ok /{on=1; print; next} /^(ok|not ok) /{on=0} on' "$tap"
 		fi
 		if [ "$rc" != 0 ] && [ "$f" = 0 ]; then
-			f=1 broken=$((broken + 1))
+			f=1
 			echo "not ok - $k/$t: the run itself failed (exit $rc), see build/runs/$k-$t/"
 			grep '^# vm:' "$top/build/runs/$k-$t.tap" | tail -n 45
 		fi
