@@ -6,10 +6,15 @@
  * The node is measured, not asked: it is the node of the page behind the
  * object (virt_to_page() for the direct map, vmalloc_to_page() for vmalloc),
  * so it shows where an allocation really landed, fallbacks included.
- * Builds against any 6.12 kernel, with or without the NUMA series.
+ * Builds against Linux 7.3 (and 6.12), with or without the NUMA series.
+ *
+ * Safe to read on a production machine while hosts and devices come and
+ * go: each host is printed with its LLD module pinned (its template is
+ * read), its scan_mutex held (no target or device is added or removed, and
+ * scsi_remove_host() cannot start freeing the tag set), its state read under
+ * host_lock (the tag set is walked only for a host that is running or in
+ * error recovery), and each device's driver data read under device_lock.
  */
-#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
-
 #include <linux/module.h>
 #include <linux/debugfs.h>
 #include <linux/seq_file.h>
@@ -21,7 +26,6 @@
 #include <scsi/scsi_cmnd.h>
 #include <scsi/scsi_device.h>
 #include <scsi/scsi_host.h>
-#include <scsi/scsi_transport.h>
 
 #include "scsi_numa_inspect.h"
 
@@ -74,7 +78,8 @@ static void sni_tags(struct seq_file *m, struct Scsi_Host *shost,
 	sni_obj(m, shost, SNI_tags, id, tags);
 	list_for_each_entry(page, &tags->page_list, lru) {
 		snprintf(id, sizeof(id), "host/%s/page%u", name, n++);
-		sni_obj(m, shost, SNI_rq_page, id, page_address(page));
+		seq_printf(m, "obj %u %s %s %d slab\n", shost->host_no,
+			   sni_kind_name[SNI_rq_page], id, page_to_nid(page));
 	}
 	if (!tags->static_rqs)
 		return;
@@ -94,7 +99,7 @@ static void sni_sdev(struct seq_file *m, struct Scsi_Host *shost,
 		     struct scsi_device *sdev)
 {
 	struct request_queue *q = sdev->request_queue;
-	struct device_driver *drv = sdev->sdev_gendev.driver;
+	struct device_driver *drv;
 	struct blk_mq_hw_ctx *hctx;
 	unsigned long i;
 	char id[48], sub[64];
@@ -109,11 +114,15 @@ static void sni_sdev(struct seq_file *m, struct Scsi_Host *shost,
 		snprintf(sub, sizeof(sub), "%s/hctx%lu", id, i);
 		sni_obj(m, shost, SNI_hctx, sub, hctx);
 	}
+	/* sd/sr probe and remove run under the device lock. */
+	device_lock(&sdev->sdev_gendev);
+	drv = sdev->sdev_gendev.driver;
 	if (drv && !strcmp(drv->name, "sd"))
 		sni_obj(m, shost, SNI_scsi_disk, id, dev_get_drvdata(&sdev->sdev_gendev));
 	else if (drv && !strcmp(drv->name, "sr"))
 		sni_obj(m, shost, SNI_scsi_cd, id, dev_get_drvdata(&sdev->sdev_gendev));
 	sni_obj(m, shost, SNI_gendisk, id, q->disk);
+	device_unlock(&sdev->sdev_gendev);
 }
 
 static void sni_host(struct seq_file *m, struct Scsi_Host *shost)
@@ -122,9 +131,18 @@ static void sni_host(struct seq_file *m, struct Scsi_Host *shost)
 	struct device *dma = shost->dma_dev;
 	struct scsi_device *sdev;
 	struct scsi_target *starget;
+	enum scsi_host_state state;
 	unsigned long flags;
 	unsigned int i;
 	char id[32];
+
+	/* The template (names, below) belongs to the LLD module. */
+	if (!try_module_get(shost->hostt->module))
+		return;
+	mutex_lock(&shost->scan_mutex);
+	spin_lock_irqsave(shost->host_lock, flags);
+	state = shost->shost_state;
+	spin_unlock_irqrestore(shost->host_lock, flags);
 
 	seq_printf(m, "host %u %s %s %d %d %d\n", shost->host_no,
 		   shost->hostt->proc_name ?: shost->hostt->name ?: "-",
@@ -137,8 +155,13 @@ static void sni_host(struct seq_file *m, struct Scsi_Host *shost)
 		sni_obj(m, shost, SNI_hostdata, "host", shost->hostdata);
 	sni_obj(m, shost, SNI_shost_data, "host", shost->shost_data);
 
-	if (shost->shost_state != SHOST_RUNNING)
-		return;
+	/*
+	 * scsi_remove_host() sets SHOST_CANCEL* under scan_mutex before it
+	 * frees the tag set: with the mutex held, a running or recovering
+	 * host keeps its tags until we are done.
+	 */
+	if (state != SHOST_RUNNING && state != SHOST_RECOVERY)
+		goto out;
 	if (set->shared_tags) {
 		sni_tags(m, shost, set->shared_tags, "stags");
 	} else if (set->tags) {
@@ -157,28 +180,79 @@ static void sni_host(struct seq_file *m, struct Scsi_Host *shost)
 
 	shost_for_each_device(sdev, shost)
 		sni_sdev(m, shost, sdev);
+out:
+	mutex_unlock(&shost->scan_mutex);
+	module_put(shost->hostt->module);
 }
 
-static int sni_show(struct seq_file *m, void *v)
+/*
+ * A seq_file iterator over host numbers: one host per show(), so that a
+ * host's locks are held only while it is printed, and the buffer grows per
+ * host rather than for the whole report.  *pos is the next host number to
+ * look up; SEQ_START_TOKEN prints the header.
+ */
+static void *sni_find(loff_t *pos)
 {
 	struct Scsi_Host *shost;
-	unsigned int hostno;
 
-	seq_printf(m, "# scsi-numa-inspect %d\n", SNI_FORMAT_VERSION);
-	for (hostno = 0; hostno <= max_hostno; hostno++) {
-		shost = scsi_host_lookup(hostno);
-		if (!shost)
-			continue;
-		sni_host(m, shost);
-		scsi_host_put(shost);
+	for (; *pos <= max_hostno; (*pos)++) {
+		shost = scsi_host_lookup(*pos);
+		if (shost)
+			return shost;
 	}
+	return NULL;
+}
+
+static void *sni_start(struct seq_file *m, loff_t *pos)
+{
+	loff_t hostno;
+	void *p;
+
+	if (*pos == 0)
+		return SEQ_START_TOKEN;
+	hostno = *pos - 1;
+	p = sni_find(&hostno);
+	*pos = hostno + 1;
+	return p;
+}
+
+static void *sni_next(struct seq_file *m, void *v, loff_t *pos)
+{
+	loff_t hostno = *pos;	/* v is host number *pos - 1 */
+
+	if (v != SEQ_START_TOKEN)
+		scsi_host_put(v);
+	v = sni_find(&hostno);
+	*pos = hostno + 1;
+	return v;
+}
+
+static void sni_stop(struct seq_file *m, void *v)
+{
+	if (v && v != SEQ_START_TOKEN)
+		scsi_host_put(v);
+}
+
+static int sni_seq_show(struct seq_file *m, void *v)
+{
+	if (v == SEQ_START_TOKEN)
+		seq_printf(m, "# scsi-numa-inspect %d\n", SNI_FORMAT_VERSION);
+	else
+		sni_host(m, v);
 	return 0;
 }
-DEFINE_SHOW_ATTRIBUTE(sni);
+
+static const struct seq_operations sni_s_sops = {
+	.start	= sni_start,
+	.next	= sni_next,
+	.stop	= sni_stop,
+	.show	= sni_seq_show,
+};
+DEFINE_SEQ_ATTRIBUTE(sni_s);
 
 static int __init sni_init(void)
 {
-	sni_file = debugfs_create_file(SNI_DEBUGFS_NAME, 0444, NULL, NULL, &sni_fops);
+	sni_file = debugfs_create_file(SNI_DEBUGFS_NAME, 0444, NULL, NULL, &sni_s_fops);
 	return 0;
 }
 

@@ -1,48 +1,74 @@
 #!/bin/bash
-# check.sh "KERNELS" "TOPOLOGIES": boot every kernel in every topology, run
-# the guest suite, print each run's TAP, then a summary: per run the case
-# counts and, per placement context, the share of objects on the device's
-# node per object kind.  Exit 1 if any case failed or any run broke.
+# check.sh "K=EXPECT.." "TOPOLOGIES" ["K=EXPECT.." "TOPOLOGIES"]..: boot every
+# kernel K of each group in every topology of that group, run the guest
+# suite, print each run's TAP, then a summary: per run the case counts and,
+# per placement context, the share of objects on their expected node per
+# object kind.  EXPECT (numa|vanilla) is what the host requires of K.  The
+# whole kernel log of every guest (compare guests too) is judged here once
+# more.  Exit 1 if any case failed or any run broke.
 set -u
 top=$(cd "$(dirname "$0")/../.." && pwd)
-kernels=$1 topos=$2
+# shellcheck source=../lib/kmsg.sh
+. "$top/test/lib/kmsg.sh"
 tp=0 tf=0 ts=0
 declare -A res
+runs=()	# "K T EXPECT"
+while [ $# -ge 2 ]; do
+	for ke in $1; do for t in $2; do runs+=("${ke%%=*} $t ${ke#*=}"); done; done
+	shift 2
+done
 # The guests run CHECK_JOBS at a time (default 2): a TCG guest spends much
 # of its time waiting (scans, 9p), so two share the 2 cores well.
 jobs=${CHECK_JOBS:-2}
 mkdir -p "$top/build/runs"
-for k in $kernels; do
-	for t in $topos; do
-		while [ "$(jobs -rp | wc -l)" -ge "$jobs" ]; do wait -n; done
-		( "$top/test/harness/vm.sh" "$k" "$t" > "$top/build/runs/$k-$t.tap" 2>&1
-		  echo $? > "$top/build/runs/$k-$t.rc" ) &
-	done
+for r in "${runs[@]}"; do
+	read -r k t e <<< "$r"
+	while [ "$(jobs -rp | wc -l)" -ge "$jobs" ]; do wait -n; done
+	# check-full: the long churn, with room for it.
+	churn="" vmt=${VM_TIMEOUT:-900}
+	[ "${CHECK_CHURN:-}" = long ] && churn=500 vmt=${VM_TIMEOUT:-3600}
+	( VM_EXPECT=$e VM_CHURN=$churn VM_TIMEOUT=$vmt "$top/test/harness/vm.sh" "$k" "$t" > "$top/build/runs/$k-$t.tap" 2>&1
+	  echo $? > "$top/build/runs/$k-$t.rc" ) &
 done
 wait
-for k in $kernels; do
-	for t in $topos; do
-		echo "# ==== $k / $t"
-		grep -v '^# ' "$top/build/runs/$k-$t.tap" || true
-		rc=$(cat "$top/build/runs/$k-$t.rc")
-		tap=$top/build/runs/$k-$t/out/tap
-		p=0 f=0 s=0
-		if [ -f "$tap" ]; then
-			s=$(grep -c '^ok .* # SKIP' "$tap")
-			p=$(( $(grep -c '^ok ' "$tap") - s ))
-			f=$(grep -c '^not ok ' "$tap")
-			grep -q '^Bail out!' "$tap" && f=$((f + 1))
-			# Evidence of failures goes to the output, not only to the log.
-			awk '/^not ok /{on=1; print; next} /^(ok|not ok) /{on=0} on' "$tap"
-		fi
-		if [ "$rc" != 0 ] && [ "$f" = 0 ]; then
-			f=1
-			echo "not ok - $k/$t: the run itself failed (exit $rc), see build/runs/$k-$t/"
-			grep '^# vm:' "$top/build/runs/$k-$t.tap" | tail -n 45
-		fi
-		res[$k/$t]="$p passed, $f failed, $s skipped"
-		tp=$((tp + p)) tf=$((tf + f)) ts=$((ts + s))
-	done
+
+# judge_full_log RUN-DIR: the guest's whole kernel log, judged on the host.
+judge_full_log() {
+	local log=$1/out/dmesg.txt
+	[ -f "$log" ] || { echo "not ok - ${1##*/}: no kernel log (out/dmesg.txt)"; return 1; }
+	if ! out=$(kmsg_judge "$log"); then
+		echo "not ok - ${1##*/}: full kernel log"
+		echo "$out" | sed 's/^/# /'
+		return 1
+	fi
+}
+
+for r in "${runs[@]}"; do
+	read -r k t e <<< "$r"
+	echo "# ==== $k / $t (expected: $e)"
+	grep -v '^# ' "$top/build/runs/$k-$t.tap" || true
+	rc=$(cat "$top/build/runs/$k-$t.rc")
+	tap=$top/build/runs/$k-$t/out/tap
+	p=0 f=0 s=0
+	if [ -f "$tap" ]; then
+		s=$(grep -c '^ok .* # SKIP' "$tap")
+		p=$(( $(grep -c '^ok ' "$tap") - s ))
+		f=$(grep -c '^not ok ' "$tap")
+		grep -q '^Bail out!' "$tap" && f=$((f + 1))
+		# Evidence of failures goes to the output, not only to the log:
+		# a case's diagnostics come before its result line.
+		awk '/^(ok|not ok) /{ if ($1 == "not") { printf "%s", buf; print }; buf=""; next }
+		     /^# case /{buf=""} {buf = buf $0 "\n"}' "$tap"
+		grep '^Bail out!' "$tap" || true
+	fi
+	judge_full_log "$top/build/runs/$k-$t" || f=$((f + 1))
+	if [ "$rc" != 0 ] && [ "$f" = 0 ]; then
+		f=1
+		echo "not ok - $k/$t: the run itself failed (exit $rc), see build/runs/$k-$t/"
+		grep '^# vm:' "$top/build/runs/$k-$t.tap" | tail -n 45
+	fi
+	res[$k/$t]="$p passed, $f failed, $s skipped"
+	tp=$((tp + p)) tf=$((tf + f)) ts=$((ts + s))
 done
 
 # A short smoke run of the fio comparison (make compare runs the full one).
@@ -52,6 +78,9 @@ if [ "${CHECK_COMPARE:-1}" = 1 ]; then
 	if COMPARE_OUT=$top/build/compare-smoke COMPARE_REPS=2 FIO_JOBS=randread-4k FIO_QDS=32 FIO_NUMJOBS=1 FIO_RUNTIME=2 \
 		FIO_RAMP=1 "$top/test/harness/compare.sh" > "$top/build/runs/compare-smoke.log" 2>&1; then
 		csmoke="ok"; tp=$((tp + 1))
+		for d in "$top"/build/runs/compare-*; do
+			judge_full_log "$d" || { csmoke="FAILED (kernel log of ${d##*/})"; tf=$((tf + 1)); tp=$((tp - 1)); }
+		done
 		grep -v '^#' "$top/build/runs/compare-smoke.log" | tail -n 12
 	else
 		csmoke="FAILED (build/runs/compare-smoke.log)"; tf=$((tf + 1))
@@ -61,13 +90,14 @@ fi
 
 echo
 echo "==== summary"
-for k in $kernels; do for t in $topos; do
-	printf '%-9s %-9s %s\n' "$k" "$t" "${res[$k/$t]}"
-done; done
+dirs=()
+for r in "${runs[@]}"; do
+	read -r k t e <<< "$r"
+	printf '%-9s %-9s %-8s %s\n' "$k" "$t" "$e" "${res[$k/$t]}"
+	dirs+=("$top/build/runs/$k-$t")
+done
 echo
-runs=()
-for k in $kernels; do for t in $topos; do runs+=("$top/build/runs/$k-$t"); done; done
-"$top/test/harness/placement-summary.sh" "${runs[@]}"
+"$top/test/harness/placement-summary.sh" "${dirs[@]}"
 echo "compare smoke: $csmoke"
 echo
 echo "check: $tp passed, $tf failed, $ts skipped"

@@ -18,14 +18,18 @@ topo=${COMPARE_TOPO:-two-node}
 out=${COMPARE_OUT:-$top/build/compare}
 rm -rf "$out"
 mkdir -p "$out"
-env | grep -E '^FIO_[A-Z_]+=' | grep -vE '^FIO_(REPEAT|REP_START)=' > "$out/fio.env" || true
+# One shell-quoted assignment per FIO_* variable: multi-word values
+# (FIO_QDS="1 32") must reach the guest whole.
+for v in $(compgen -e | grep -E '^FIO_[A-Z_]+$' | grep -vE '^FIO_(REPEAT|REP_START)$'); do
+	printf '%s=%q\n' "$v" "${!v}"
+done > "$out/fio.env"
 
 for ((r = 1; r <= reps; r++)); do
 	order="vanilla patched"
 	[ $((r % 2)) = 0 ] && order="patched vanilla"
 	for k in $order; do
 		echo "# compare: repetition $r/$reps, $k"
-		if ! VM_RUN=compare-$k VM_CMDLINE="sni.mode=compare sni.rep=$r sni.fioenv=$out/fio.env" \
+		if ! VM_RUN=compare-$k VM_EXPECT=$([ "$k" = vanilla ] && echo vanilla || echo numa) VM_CMDLINE="sni.mode=compare sni.rep=$r sni.fioenv=$out/fio.env" \
 			"$top/test/harness/vm.sh" "$k" "$topo"; then
 			echo "compare: the $k guest failed in repetition $r (build/runs/compare-$k/)" >&2
 			exit 1

@@ -1,9 +1,12 @@
 #!/bin/bash
-# Install the Debian packages the build and the tests need (as root), or
-# name the missing ones and stop.
+# Install the Debian packages the build, the lint and the tests need (as
+# root), or name the missing ones and stop.  The kernel source itself
+# (linux-source-7.3, from a suite the system's apt sources may not list) is
+# fetched by ksource.sh into build/, not installed.
 set -u
-need=(qemu-system-x86 fio sg3-utils numactl linux-source-6.12 gcc make bc bison
-      flex libelf-dev libssl-dev cpio kmod xz-utils python3 rsync ccache util-linux)
+need=(qemu-system-x86 fio sg3-utils numactl gcc make bc bison flex libelf-dev
+      libssl-dev cpio kmod xz-utils python3 rsync ccache util-linux sparse
+      shellcheck pyflakes3 gnuplot-nox)
 missing=()
 for p in "${need[@]}"; do
 	dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")

@@ -1,26 +1,32 @@
 #!/bin/bash
-# kbuild.sh NAME REV: build the kernel at commit REV of build/linux into
-# build/kernels/NAME (bzImage, .config, modules, the placement inspector).
+# kbuild.sh NAME REV [debug]: build the kernel at commit REV of build/linux
+# into build/kernels/NAME (bzImage, .config, modules, the placement
+# inspector).  "debug" adds kernel-debug.config (KASAN, kmemleak, lockdep,
+# ...) and builds in an object directory of its own.
 #
-# One object directory (build/linux/.obj) serves every commit: switching
-# between "base" and the series tip touches only the files that differ, so
-# only those are rebuilt.  A kernel whose commit and config inputs match its
-# stamp is not rebuilt at all.
+# One object directory per config (build/linux/.obj, .obj-debug) serves every
+# commit: switching between "base" and the series tip touches only the files
+# that differ, so only those are rebuilt.  A kernel whose commit and config
+# inputs match its stamp is not rebuilt at all.
 set -euo pipefail
-name=$1 rev=$2
+name=$1 rev=$2 variant=${3:-}
 top=$(cd "$(dirname "$0")/../.." && pwd)
 tree=$top/build/linux
-obj=$tree/.obj		# a direct subdirectory: kbuild then uses srctree=".."
+obj=$tree/.obj${variant:+-$variant}	# a direct subdirectory: kbuild then uses srctree=".."
 out=$top/build/kernels/$name
-frag=$top/test/harness/kernel.config
-req=$top/test/harness/kernel.required
+frags=("$top/test/harness/kernel.config")
+case $variant in
+'') ;;
+debug) frags+=("$top/test/harness/kernel-debug.config") ;;
+*) echo "kbuild: unknown variant '$variant'" >&2; exit 2 ;;
+esac
 insp=$top/drivers/scsi_numa_inspect
 jobs=${JOBS:-$(nproc)}
 g() { git -C "$tree" "$@"; }
 die() { echo "kbuild: $*" >&2; exit 1; }
 
 commit=$(g rev-parse --verify -q "$rev^{commit}") || die "no commit $rev in $tree"
-inputs=$( { echo "$commit"; cat "$frag" "$req" "$0"
+inputs=$( { echo "$commit $variant"; cat "${frags[@]}" "$0"
 	  find "$insp" "$top/include" -type f 2>/dev/null | sort | xargs -r cat || true
 	} | sha256sum | cut -d' ' -f1)
 if [ -f "$out/stamp" ] && [ "$(cat "$out/stamp")" = "$inputs" ] && [ -f "$out/bzImage" ]; then
@@ -36,35 +42,48 @@ trap 'g checkout -q "$prev"' EXIT
 
 cc=gcc
 command -v ccache >/dev/null && cc="ccache gcc"
-export KBUILD_BUILD_TIMESTAMP="$(g log -1 --format=%cd "$commit")"
+KBUILD_BUILD_TIMESTAMP=$(g log -1 --format=%cd "$commit")
+export KBUILD_BUILD_TIMESTAMP
 export KBUILD_BUILD_USER=scsinuma KBUILD_BUILD_HOST=build
-mk() { make -s -C "$tree" O=.obj CC="$cc" LOCALVERSION= -j"$jobs" "$@"; }
+mk() { make -s -C "$tree" O="${obj##*/}" CC="$cc" LOCALVERSION= -j"$jobs" "$@"; }
 
-# Config: tinyconfig + our fragment.  Only replace .obj/.config when the
-# result differs, so an unchanged config does not trigger a rebuild.
+# Config: tinyconfig + our fragments.  Only replace the object directory's
+# .config when the result differs, so an unchanged config does not trigger a
+# rebuild.
 mkdir -p "$obj"
 cfgdir=$(mktemp -d)
 make -s -C "$tree" O="$cfgdir" tinyconfig >/dev/null
-(cd "$tree" && scripts/kconfig/merge_config.sh -m -O "$cfgdir" "$cfgdir/.config" "$frag" >/dev/null)
+(cd "$tree" && scripts/kconfig/merge_config.sh -m -O "$cfgdir" "$cfgdir/.config" "${frags[@]}" >/dev/null)
 make -s -C "$tree" O="$cfgdir" olddefconfig >/dev/null
+# Every line of the fragments must survive olddefconfig (kunit.py's
+# validate_config): "CONFIG_X=v" as written, "# CONFIG_X is not set" unset.
 missing=""
 while read -r line; do
-	case $line in ''|'#'*) continue;; esac
-	sym=${line%%=*}; sym=${sym#CONFIG_}
+	case $line in
+	'# CONFIG_'*' is not set') sym=${line#\# CONFIG_}; sym=${sym%% *} ;;
+	''|'#'*) continue ;;
+	*) sym=${line%%=*}; sym=${sym#CONFIG_} ;;
+	esac
 	# An option this tree does not define (a series-only option on base) is not required.
 	grep -rqsE "^(menu)?config $sym\$" --include='Kconfig*' "$tree" || continue
-	grep -qxF "$line" "$cfgdir/.config" || missing="$missing $line"
-done < "$req"
+	case $line in
+	'#'*) grep -qE "^CONFIG_$sym=" "$cfgdir/.config" && missing="$missing $line" ;;
+	*) grep -qxF "$line" "$cfgdir/.config" || missing="$missing $line" ;;
+	esac
+done < <(cat "${frags[@]}")
 if [ -n "$missing" ]; then
 	rm -rf "$cfgdir"
-	die "options dropped by olddefconfig (missing dependencies?):$missing"
+	die "options not in the generated .config (unsatisfied dependencies?):$missing"
 fi
 if ! cmp -s "$cfgdir/.config" "$obj/.config"; then
 	cp "$cfgdir/.config" "$obj/.config"
 fi
 rm -rf "$cfgdir"
 
-echo "kbuild: building $name at $(g log -1 --format='%h %s' "$commit")"
+src=""
+[ -f "$top/build/ksource/version" ] && grep -q "^base: .*tarball:$top/build/ksource/" <(g log -1 --format=%s base) &&
+	src=$(cat "$top/build/ksource/version")
+echo "kbuild: building $name${variant:+ ($variant)} at $(g log -1 --format='%h %s' "$commit")${src:+; source: $src}"
 mk olddefconfig >/dev/null
 mk bzImage modules
 rm -rf "$out.new"
@@ -74,6 +93,7 @@ cp "$obj/arch/x86/boot/bzImage" "$obj/.config" "$obj/System.map" "$out.new/"
 kver=$(cat "$obj/include/config/kernel.release")
 echo "$kver" > "$out.new/kernel.release"
 g log -1 --format='%H %s' "$commit" > "$out.new/commit"
+echo "${src:-$(g log -1 --format=%s base)}" > "$out.new/source"
 
 # The placement inspector, built against this very kernel.
 if [ -d "$insp" ]; then

@@ -9,7 +9,6 @@
 set -euo pipefail
 top=$(cd "$(dirname "$0")/../.." && pwd)
 tree=$top/build/linux
-tarball=${KTARBALL:-/usr/src/linux-source-6.12.tar.xz}
 ksrc=${KSRC:-}
 g() { git -C "$tree" "$@"; }
 
@@ -20,8 +19,10 @@ if [ -n "$ksrc" ]; then
 		die "KSRC=$ksrc is not a kernel source tree"
 	srcid="ksrc:$(cd "$ksrc" && pwd)"
 else
-	[ -f "$tarball" ] || die "$tarball missing: apt-get install linux-source-6.12"
-	srcid="tarball:$tarball:$(stat -c %s:%Y "$tarball")"
+	# Debian's linux-source-7.3 (test/harness/ksource.sh), or KTARBALL=.
+	tarball=${KTARBALL:-$("$top/test/harness/ksource.sh")} || die "no kernel source"
+	[ -f "$tarball" ] || die "$tarball missing"
+	srcid="tarball:$tarball:$(stat -c %s "$tarball")"
 fi
 
 series_list() { grep -vE '^[[:space:]]*(#|$)' "$top/patches/series" || true; }

@@ -40,22 +40,42 @@ fi
 
 rm -rf "$run"
 mkdir -p "$run/out" "$run/disks"
-args=(-accel "$accel" -machine pc -nographic -no-reboot -nodefaults
+args=(-accel "$accel" -machine "${TOPO_MACHINE:-pc}" -nographic -no-reboot -nodefaults
       -serial "file:$run/console.log")
-ncpu=0 sockets=0 mem=0
+# cpulist_count "0-1,4" -> 3
+cpulist_count() {
+	local n=0 r
+	for r in ${1//,/ }; do n=$((n + ${r#*-} - ${r%-*} + 1)); done
+	echo "$n"
+}
+# QEMU takes one cpus= per range.
+cpus_opts() { local r o=""; for r in ${1//,/ }; do o+=",cpus=$r"; done; echo "$o"; }
+ncpu=0 maxcpu=0 mem=0 legacy_mem=""
 for ((n = 0; n < TOPO_NODES; n++)); do
-	mb=${TOPO_NODE_MEM_MB[n]} cpus=${TOPO_NODE_CPUS[n]}
+	[ "${TOPO_NODE_MEM_MB[n]}" = 0 ] && legacy_mem=1
+done
+for ((n = 0; n < TOPO_NODES; n++)); do
+	mb=${TOPO_NODE_MEM_MB[n]} cpus=${TOPO_NODE_CPUS[n]} absent=${TOPO_NODE_ABSENT_CPUS[n]:-}
 	mem=$((mem + mb))
-	args+=(-object "memory-backend-ram,id=m$n,size=${mb}M")
-	if [ -n "$cpus" ]; then
-		args+=(-numa "node,nodeid=$n,memdev=m$n,cpus=$cpus")
-		lo=${cpus%-*} hi=${cpus#*-}
-		ncpu=$((ncpu + hi - lo + 1)) sockets=$((sockets + 1))
+	ncpu=$((ncpu + $(cpulist_count "$cpus")))
+	maxcpu=$((maxcpu + $(cpulist_count "$cpus") + $(cpulist_count "$absent")))
+	all=$cpus${absent:+${cpus:+,}$absent}
+	if [ -n "$legacy_mem" ]; then
+		# A node without memory exists only in the deprecated mem= form
+		# (machine types <= 5.0), which cannot be mixed with memdev=.
+		args+=(-numa "node,nodeid=$n,mem=${mb}M$(cpus_opts "$all")")
 	else
-		args+=(-numa "node,nodeid=$n,memdev=m$n")
+		args+=(-object "memory-backend-ram,id=m$n,size=${mb}M")
+		args+=(-numa "node,nodeid=$n,memdev=m$n$(cpus_opts "$all")")
 	fi
 done
-args+=(-m "${mem}M" -smp "$ncpu,sockets=$sockets,cores=$((ncpu / sockets)),threads=1")
+for d in "${TOPO_DISTANCES[@]}"; do
+	IFS=: read -r src dst val <<< "$d"
+	args+=(-numa "dist,src=$src,dst=$dst,val=$val" -numa "dist,src=$dst,dst=$src,val=$val")
+done
+# One socket per CPU: a socket never spans nodes (topology_sane()).
+args+=(-m "${mem}M" -smp "$ncpu,maxcpus=$maxcpu,sockets=$maxcpu,cores=1,threads=1")
+args+=("${TOPO_QEMU_ARGS[@]}")
 
 # Root and result shares.
 # multidevs=remap: the host's / spans several filesystems; without it their
@@ -65,21 +85,43 @@ args+=(-fsdev "local,id=fsroot,path=/,security_model=none,readonly=on,multidevs=
        -fsdev "local,id=fsout,path=$run/out,security_model=none"
        -device "virtio-9p-pci,fsdev=fsout,mount_tag=sniout")
 
-# The HBAs, all behind one expander bridge on TOPO_DEV_NODE.
-args+=(-device "pxb,id=pxb0,bus_nr=64,numa_node=$TOPO_DEV_NODE")
-disk() { truncate -s 256M "$run/disks/$1.img"
-	 args+=(-drive "if=none,id=$1,format=raw,cache=unsafe,file=$run/disks/$1.img"); }
-disk d0; args+=(-device "megasas-gen2,id=hba0,bus=pxb0" -device "scsi-hd,drive=d0,bus=hba0.0,serial=mega0")
-disk d1; args+=(-device "ich9-ahci,id=hba1,bus=pxb0" -device "ide-hd,drive=d1,bus=hba1.0,serial=ahci0")
-disk d2; args+=(-device "virtio-scsi-pci,id=hba2,bus=pxb0" -device "scsi-hd,drive=d2,bus=hba2.0,serial=vscsi0")
+# The HBAs of TOPO_HBAS (driver names), each with one disk, all behind one
+# expander bridge on TOPO_DEV_NODE (on a one-node machine: the root bus).
+bus=""
+if [ "$TOPO_NODES" -gt 1 ]; then
+	args+=(-device "pxb,id=pxb0,bus_nr=64,numa_node=$TOPO_DEV_NODE")
+	bus=",bus=pxb0"
+fi
+i=0
+for drv in $TOPO_HBAS; do
+	truncate -s 256M "$run/disks/d$i.img"
+	args+=(-drive "if=none,id=d$i,format=raw,cache=unsafe,file=$run/disks/d$i.img")
+	case $drv in
+	megaraid_sas) args+=(-device "megasas-gen2,id=hba$i$bus" -device "scsi-hd,drive=d$i,bus=hba$i.0,serial=mega$i") ;;
+	ahci) args+=(-device "ich9-ahci,id=hba$i$bus" -device "ide-hd,drive=d$i,bus=hba$i.0,serial=ahci$i") ;;
+	virtio_scsi) args+=(-device "virtio-scsi-pci,id=hba$i$bus${TOPO_VIRTIO_QUEUES:+,num_queues=$TOPO_VIRTIO_QUEUES}"
+			    -device "scsi-hd,drive=d$i,bus=hba$i.0,serial=vscsi$i") ;;
+	*) die "topology $topo: no QEMU model for HBA driver '$drv'" ;;
+	esac
+	i=$((i + 1))
+done
 
 cmdline="console=ttyS0 panic=-1 root=/dev/root rootfstype=9p"
 cmdline+=" rootflags=trans=virtio,version=9p2000.L,msize=262144,cache=loose ro"
-cmdline+=" init=$top/test/harness/guest-init sni.top=$top sni.kernel=$kernel sni.topo=$topo"
+# What the host expects of this kernel (numa: the series; vanilla: not),
+# from VM_EXPECT (the Makefile) or the kernel's name; the guest fails a
+# kernel that does not match instead of judging it by what it finds.
+expect=${VM_EXPECT:-}
+[ -n "$expect" ] || case $kernel in vanilla*) expect=vanilla ;; *) expect=numa ;; esac
+case $expect in numa|vanilla) ;; *) die "VM_EXPECT=$expect: numa or vanilla" ;; esac
+case $top in *[[:space:]]*) die "the repository path '$top' contains spaces: the kernel command line cannot carry it" ;; esac
+cmdline+=" init=$top/test/harness/guest-init sni.top=$top sni.kernel=$kernel sni.topo=$topo sni.expect=$expect"
 [ -n "$cases" ] && cmdline+=" sni.cases=$cases"
-cmdline+=" log_buf_len=8M ${VM_CMDLINE:-}"
+# The guest's own budget: its cases stop (and say which) before the host's
+# timeout kills the VM.
+cmdline+=" sni.budget=$((timeout_s - 60))${VM_CHURN:+ sni.churn=$VM_CHURN} log_buf_len=8M ${VM_CMDLINE:-}"
 
-echo "# vm: $kernel/$topo: accel=$accel cpus=$ncpu mem=${mem}M, console: $run/console.log" >&2
+echo "# vm: $kernel/$topo: accel=$accel cpus=$ncpu/$maxcpu mem=${mem}M expect=$expect, console: $run/console.log" >&2
 start=$(date +%s)
 timeout "$timeout_s" qemu-system-x86_64 "${args[@]}" -kernel "$kdir/bzImage" -append "$cmdline" \
 	</dev/null >"$run/qemu.log" 2>&1

@@ -1,16 +1,27 @@
+# shellcheck shell=bash
 # Sourced by every guest test case.  Environment from guest-init:
-#   SNI_TOP (repo), SNI_KERNEL (vanilla|patched|...), SNI_TOPO, SNI_OUT.
+#   SNI_TOP (repo), SNI_KERNEL (vanilla|patched|...), SNI_TOPO, SNI_OUT,
+#   SNI_EXPECT (numa|vanilla: what the host expects of this kernel).
 # shellcheck source=/dev/null
 . "$SNI_TOP/test/harness/topo/$SNI_TOPO"
+
+# shellcheck source=kmsg.sh
+. "$SNI_TOP/test/lib/kmsg.sh"
 
 fail() { echo "FAIL: $*"; exit 1; }
 skip() { echo "SKIP: $*"; exit 4; }
 info() { echo "$*"; }
 
-# The series under test adds scsi_host_alloc_node(): its presence, read from
-# the running kernel, decides whether placement is judged or only reported.
+# Does the running kernel have the series (scsi_host_alloc_node())?
 kernel_is_numa_aware() { grep -qw scsi_host_alloc_node /proc/kallsyms; }
-judge_mode() { if kernel_is_numa_aware; then echo numa; else echo vanilla; fi; }
+# How placement is judged: as the host says (SNI_EXPECT, checked against the
+# kernel by run-cases before any case runs).  Only a run without a host (a
+# real machine, SNI_EXPECT unset) goes by what the kernel has.
+judge_mode() {
+	if [ -n "${SNI_EXPECT:-}" ]; then echo "$SNI_EXPECT"
+	elif kernel_is_numa_aware; then echo numa
+	else echo vanilla; fi
+}
 
 # SCSI host numbers whose proc_name is $1.
 hosts_named() {
@@ -84,17 +95,18 @@ placement_check() {
 		--kernel "$SNI_KERNEL" --topo "$SNI_TOPO" "$@"
 }
 
-# A CPU that is not on node $1 (and not on node $2 if there is a choice).
+# A CPU that is not on node $1 (and not on node $2 if there is a choice);
+# on a one-node machine, CPU 0.
 cpu_off_node() {
 	local n c best=""
 	for ((n = 0; n < TOPO_NODES; n++)); do
 		[ "$n" = "$1" ] && continue
-		c=${TOPO_NODE_CPUS[n]%%-*}
+		c=${TOPO_NODE_CPUS[n]%%[-,]*}
 		[ -n "$c" ] || continue
 		[ "$n" != "${2:-x}" ] && { echo "$c"; return; }
 		best=$c
 	done
-	echo "$best"
+	echo "${best:-0}"
 }
 
 # rescan_host H CPU: delete every device of host H, then rescan the host,
@@ -162,6 +174,7 @@ fio_verify() {
 
 # scsi_debug with the series' host_node binding?
 sdebug_has_node() { modinfo -p scsi_debug 2>/dev/null | grep -q '^host_node:'; }
+# shellcheck disable=SC2034  # used by the cases
 SDEBUG_DRV=/sys/bus/pseudo/drivers/scsi_debug
 
 # Host numbers of scsi_debug, one per line, sorted.
@@ -170,25 +183,62 @@ sdebug_hosts() { hosts_named scsi_debug | sort -n; }
 # Kernel log lines after line $1.
 dmesg_since() { dmesg | tail -n +"$(($1 + 1))"; }
 
-# Node of CPU $1, from the topology.
+# in_cpulist CPU LIST: is CPU in the list ("0-1,4")?
+in_cpulist() {
+	local r
+	for r in ${2//,/ }; do
+		[ "$1" -ge "${r%-*}" ] && [ "$1" -le "${r#*-}" ] && return 0
+	done
+	return 1
+}
+# Node of CPU $1, present or absent, from the topology.
 cpu_node_of() {
-	local n lo hi
+	local n
 	for ((n = 0; n < TOPO_NODES; n++)); do
-		[ -n "${TOPO_NODE_CPUS[n]}" ] || continue
-		lo=${TOPO_NODE_CPUS[n]%-*} hi=${TOPO_NODE_CPUS[n]#*-}
-		[ "$1" -ge "$lo" ] && [ "$1" -le "$hi" ] && { echo "$n"; return; }
+		if in_cpulist "$1" "${TOPO_NODE_CPUS[n]}" ||
+		   in_cpulist "$1" "${TOPO_NODE_ABSENT_CPUS[n]:-}"; then
+			echo "$n"; return
+		fi
+	done
+}
+# Is CPU $1 present (not a hot-plug slot), per the topology?
+cpu_is_present() {
+	local n
+	for ((n = 0; n < TOPO_NODES; n++)); do
+		in_cpulist "$1" "${TOPO_NODE_CPUS[n]}" && return 0
+	done
+	return 1
+}
+
+# Block device of the first disk of host $1.
+first_blockdev() {
+	local d sd
+	for d in $(devices_of_host "$1"); do
+		sd=$(blockdev_of "$d")
+		[ -n "$sd" ] && { echo "$sd"; return; }
 	done
 }
 
-# hctx_nodes H NODE: "I=N,.." for each hardware queue I of host H: the node of
-# its CPUs (from the topology) when they all sit on one node, else NODE.
-# Read from the CPU lists blk-mq exposes for the first disk of H.
+# CPUs of hardware queue directory $1 (/sys/block/X/mq/N), one per line.
+queue_cpus() { tr ',' '\n' < "$1/cpu_list" | tr -d ' '; }
+
+# hctx_nodes H NODE: "I=N,.." for each hardware queue I of host H: the node
+# of its present CPUs (from the topology) when they all sit on one node,
+# else NODE (the host's node); hot-plug slots do not count, unless no
+# present CPU maps to the queue.  Read from the CPU lists blk-mq exposes
+# for the first disk of H.
 hctx_nodes() {
-	local d sd="" q c nodes out=""
-	for d in $(devices_of_host "$1"); do sd=$(blockdev_of "$d"); [ -n "$sd" ] && break; done
+	local sd q c nodes pnodes out=""
+	sd=$(first_blockdev "$1")
 	[ -n "$sd" ] || fail "host$1: no disk to read the queue map from"
 	for q in /sys/block/"$sd"/mq/*; do
-		nodes=$(for c in $(tr ',' ' ' < "$q/cpu_list"); do cpu_node_of "$c"; done | sort -u)
+		nodes="" pnodes=""
+		for c in $(queue_cpus "$q"); do
+			nodes+="$(cpu_node_of "$c")"$'\n'
+			cpu_is_present "$c" && pnodes+="$(cpu_node_of "$c")"$'\n'
+		done
+		[ -n "$pnodes" ] && nodes=$pnodes
+		nodes=$(echo -n "$nodes" | sort -u)
 		if [ -n "$nodes" ] && [ "$(echo "$nodes" | wc -l)" = 1 ]; then
 			out+="${q##*/}=$nodes,"
 		else
@@ -204,27 +254,104 @@ hctx_nodes() {
 # has its tags, request pages (scsi_cmnd pdus), sense buffers and hctx on
 # the node of CPU 0, wherever the device is.  Prints KIND=N,.. or nothing.
 vanilla_queue_nodes() {
-	local d sd="" q n
-	for d in $(devices_of_host "$1"); do sd=$(blockdev_of "$d"); [ -n "$sd" ] && break; done
+	local sd n
+	sd=$(first_blockdev "$1")
 	[ -n "$sd" ] || return 0
-	q=$(ls -d /sys/block/"$sd"/mq/* | wc -l)
-	[ "$q" = 1 ] || return 0
-	n=$(cpu_node_of "$(tr ',' ' ' < /sys/block/"$sd"/mq/0/cpu_list | awk '{print $1}')")
+	[ "$(find /sys/block/"$sd"/mq -mindepth 1 -maxdepth 1 | wc -l)" = 1 ] || return 0
+	n=$(cpu_node_of "$(queue_cpus /sys/block/"$sd"/mq/0 | sort -n | head -n 1)")
 	echo "tags=$n,rq_page=$n,sense=$n,hctx=$n"
 }
 
+# Distance between nodes $1 and $2, per the topology (QEMU's defaults: 10
+# local, 20 remote, unless TOPO_DISTANCES says otherwise).
+node_distance() {
+	local d src dst val
+	[ "$1" = "$2" ] && { echo 10; return; }
+	for d in "${TOPO_DISTANCES[@]}"; do
+		IFS=: read -r src dst val <<< "$d"
+		if { [ "$src" = "$1" ] && [ "$dst" = "$2" ]; } ||
+		   { [ "$src" = "$2" ] && [ "$dst" = "$1" ]; }; then
+			echo "$val"; return
+		fi
+	done
+	echo 20
+}
+
+# The node a host for a device on node $1 keeps its CPU-side objects on:
+# $1 if it has CPUs, else the nearest node with CPUs (lowest number on a
+# tie), computed from the topology -- the policy of scsi_host_alloc_node().
+host_node_of() {
+	local n best="" bd=1000 d
+	[ -n "${TOPO_NODE_CPUS[$1]}" ] && { echo "$1"; return; }
+	for ((n = 0; n < TOPO_NODES; n++)); do
+		[ -n "${TOPO_NODE_CPUS[n]}" ] || continue
+		d=$(node_distance "$1" "$n")
+		[ "$d" -lt "$bd" ] && { bd=$d; best=$n; }
+	done
+	echo "$best"
+}
+
+# Nodes with memory, per the topology, as N,N,..
+mem_nodes() {
+	local n out=""
+	for ((n = 0; n < TOPO_NODES; n++)); do
+		[ "${TOPO_NODE_MEM_MB[n]}" != 0 ] && out+="$n,"
+	done
+	echo "${out%,}"
+}
+
+# Extra placement.py arguments for objects expected on node $1: when that
+# node has no memory, any node with memory is the allocator's clean fallback.
+node_accept_args() {
+	[ "${TOPO_NODE_MEM_MB[$1]:-1}" = 0 ] && echo "--accept-nodes $(mem_nodes)"
+	[ "${TOPO_JUDGE_QUEUES:-0}" = 1 ] && echo "--judge-queues"
+	return 0
+}
+
 # placement_hbas RECORDS CONTEXT: judge every HBA host of the topology
-# against TOPO_DEV_NODE (and its queues' CPU nodes).
+# against TOPO_HOST_NODE (and its queues' CPU nodes); the device must be on
+# TOPO_DEV_NODE.
 placement_hbas() {
 	local name h rc=0
 	for name in $TOPO_HBAS; do
 		h=$(hosts_with_disk "$name")
 		[ -n "$h" ] || { echo "FAIL: no SCSI host of $name with a disk"; rc=1; continue; }
 		for h in $h; do
-			placement_check "$1" "$2" "$TOPO_DEV_NODE" "$(vanilla_queue_nodes "$h")" --hostno "$h" \
-				--hctx-nodes "$(hctx_nodes "$h" "$TOPO_DEV_NODE")" \
+			# shellcheck disable=SC2046
+			placement_check "$1" "$2" "$TOPO_HOST_NODE" "$(vanilla_queue_nodes "$h")" --hostno "$h" \
+				--dev-node "$TOPO_DEV_NODE" \
+				--hctx-nodes "$(hctx_nodes "$h" "$TOPO_HOST_NODE")" \
+				$(node_accept_args "$TOPO_HOST_NODE") \
 				--require "$REQUIRED_KINDS,hostdata" || rc=1
 		done
 	done
 	return $rc
+}
+
+# kunit_run MODULE SUITE: load a KUnit test module, print its KTAP and fail
+# unless every subtest passed or skipped.  Skips on a vanilla kernel (the
+# suites come with the series); on a NUMA-aware one the module must exist.
+kunit_run() {
+	local mod=$1 suite=$2 res sub bad
+	if [ "$(judge_mode)" != numa ]; then
+		modinfo "$mod" >/dev/null 2>&1 && fail "vanilla kernel has the series' $mod module"
+		skip "vanilla kernel: $mod comes with the series (expected)"
+	fi
+	modinfo "$mod" >/dev/null 2>&1 || fail "the host expects the series, and there is no $mod module"
+	modprobe "$mod" || fail "modprobe $mod failed"
+	res=/sys/kernel/debug/kunit/$suite/results
+	[ -r "$res" ] || fail "no KUnit results at $res"
+	# The debugfs file goes away with the module: keep a copy.
+	cp "$res" "$SNI_OUT/kunit-$suite.ktap"
+	res=$SNI_OUT/kunit-$suite.ktap
+	cat "$res"
+	rmmod "$mod"
+	# Subtests are indented "ok N name" / "not ok N name"; the suite line is not.
+	sub=$(grep -E '^[[:space:]]+(not )?ok [0-9]+ ' "$res")
+	[ -n "$sub" ] || fail "no subtest results in the KTAP output"
+	bad=$(echo "$sub" | grep -E '^[[:space:]]+not ok ' | grep -v '# SKIP')
+	[ -z "$bad" ] || fail "KUnit subtests failed: $bad"
+	grep -qE "^(not )?ok [0-9]+ $suite" "$res" || fail "no suite result line"
+	grep -qE "^not ok [0-9]+ $suite" "$res" && fail "suite $suite failed"
+	info "$suite: $(echo "$sub" | grep -cE '^[[:space:]]+ok ') subtests ok or skipped"
 }

@@ -4,13 +4,20 @@
 placement.py RECORDS (--hosts NAME[,NAME..] | --hostno H[,H..]) --node N --context LABEL
              [--judge numa|vanilla] [--vanilla-node KIND=N[,KIND=N..]]
              [--require KIND[,KIND..]] [--tsv FILE] [--kernel NAME] [--topo NAME]
-             [--hctx-nodes I=N[,I=N..]] [--no-dev-node-check]
+             [--hctx-nodes I=N[,I=N..]] [--no-dev-node-check] [--dev-node N]
+             [--judge-queues] [--accept-nodes N[,N..]]
 
 For each named host (by proc_name, or by host number) every object record
 is compared with the expected node N, which the caller takes from the
 topology definition, not from the records.  --hctx-nodes I=N,.. overrides N
 for the objects of hardware queue I (its tags, request pages, sense buffers
 and hctx): a queue whose CPUs all sit on one node belongs on that node.
+--dev-node is the node the host's device must report (default: --node; they
+differ when the device's node has no CPUs and the host's objects belong on
+the nearest node that has).  --accept-nodes: nodes an object expected on
+--node may also be on (the allocator's fallback for a node without memory).
+--judge-queues: the per-queue objects (tags, rq_page, sense, hctx) of the
+queues named by --hctx-nodes must be on their queue's node, on any kernel.
 Prints a per-host, per-kind table and the aggregate
 "objects on the device's node: N of M (P%)" per kind.  Exit 1 with the
 offending objects when:
@@ -72,6 +79,9 @@ def main():
     ap.add_argument('--hostno', default='')
     ap.add_argument('--no-dev-node-check', action='store_true')
     ap.add_argument('--hctx-nodes', default='')
+    ap.add_argument('--dev-node', type=int)
+    ap.add_argument('--judge-queues', action='store_true')
+    ap.add_argument('--accept-nodes', default='')
     ap.add_argument('--node', type=int, required=True)
     ap.add_argument('--context', required=True)
     ap.add_argument('--judge', choices=['numa', 'vanilla'], required=True)
@@ -89,9 +99,21 @@ def main():
     hosts, objs = parse(a.records, kinds)
     hctx_node = {int(k): int(v) for k, v in (x.split('=') for x in csv(a.hctx_nodes))}
 
-    def expected(o):
+    dev_node = a.node if a.dev_node is None else a.dev_node
+    accept = {int(x) for x in csv(a.accept_nodes)}
+
+    def queue_of(o):
         m = re.search(r'/(?:tags|hctx)(\d+)(?:/|$)', o['id'])
-        return hctx_node.get(int(m.group(1)), a.node) if m else a.node
+        return int(m.group(1)) if m else None
+
+    def expected(o):
+        q = queue_of(o)
+        return hctx_node.get(q, a.node) if q is not None else a.node
+
+    def is_on(o):
+        want = expected(o)
+        return o['node'] == want or (want == a.node and o['node'] in accept)
+    queue_bad = []
     errors = []
     total = collections.OrderedDict((k, [0, 0]) for k in kinds)   # kind -> [on, all]
     per_driver = collections.defaultdict(lambda: [0, 0])   # (proc_name, kind) -> [on, all]
@@ -109,9 +131,9 @@ def main():
         for h in nos:
             hi = hosts[h]
             name = hi['name']
-            if hi['dev_node'] != a.node and not a.no_dev_node_check:
+            if hi['dev_node'] != dev_node and not a.no_dev_node_check:
                 errors.append(f'host{h} {name}: device {hi["dev"]} is on node {hi["dev_node"]}, '
-                              f'the topology puts it on node {a.node}')
+                              f'the topology puts it on node {dev_node}')
             per = collections.OrderedDict()
             for o in objs[h]:
                 per.setdefault(o['kind'], []).append(o)
@@ -120,7 +142,7 @@ def main():
                     errors.append(f'host{h} {name}: no {k} object measured')
             cells = []
             for k, lst in per.items():
-                on = sum(1 for o in lst if o['node'] == expected(o))
+                on = sum(1 for o in lst if is_on(o))
                 total[k][0] += on
                 total[k][1] += len(lst)
                 per_driver[(name, k)][0] += on
@@ -129,12 +151,14 @@ def main():
                 for o in lst:
                     if k in vanilla_node and o['node'] != vanilla_node[k]:
                         vanilla_bad[k].append(f'host{h} {name} {k} {o["id"]} on node {o["node"]}')
-                    if o['node'] != expected(o):
+                    if not is_on(o):
                         off_by_kind[k].append(f'host{h} {name} {k} {o["id"]} on node {o["node"]}, '
                                               f'expected {expected(o)}')
+                        if a.judge_queues and queue_of(o) in hctx_node:
+                            queue_bad.append(off_by_kind[k][-1])
             print(f'host{h} {name} dev={hi["dev"]} dev_node={hi["dev_node"]} '
                   f'set_node={hi["set_node"]}: ' + ' '.join(cells))
-    print(f'objects on their expected node (device node {a.node}'
+    print(f'objects on their expected node (node {a.node}, device node {dev_node}'
           f'{", per-queue " + a.hctx_nodes if a.hctx_nodes else ""}; {a.kernel}, {a.topo}, {a.context}):')
     on_all = sum(v[0] for v in total.values())
     n_all = sum(v[1] for v in total.values())
@@ -160,6 +184,10 @@ def main():
                 errors.append(f'vanilla places {k} on node {n} here, found {x}')
         if vanilla_node:
             print('vanilla placement checked: ' + ', '.join(f'{k} on node {n}' for k, n in vanilla_node.items()))
+    if a.judge_queues:
+        print('queues judged on every kernel: ' + a.hctx_nodes)
+        if a.judge != 'numa':
+            errors += [f'queue off its CPUs\' node: {x}' for x in queue_bad]
     if n_all == 0:
         errors.append('no object measured at all')
     for e in errors:

@@ -1,0 +1,59 @@
+# shellcheck shell=bash
+# Kernel log judging, sourced by run-cases, guest-init and guest-compare.
+#
+# The log is cut into slices at markers written to /dev/kmsg (blktests'
+# way): every line belongs to exactly one slice, so nothing the kernel says
+# goes unjudged, and the markers show in the console log too.
+
+# What fails a slice: the patterns blktests and the kernel's own test tools
+# look for, plus the debug kernel's reporters (KASAN, UBSAN, kmemleak,
+# lockdep, hung tasks, soft lockups).
+KMSG_BAD='kernel BUG at|WARNING:|BUG:|Oops|general protection fault|Internal error|Call Trace:|Kernel panic|KASAN:|UBSAN:|KFENCE:|unreferenced object|possible recursive locking detected|possible circular locking dependency|suspicious RCU usage|inconsistent lock state|lock held when returning to user space|blocked for more than|soft lockup|hard LOCKUP|DEBUG_LOCKS_WARN_ON|ODEBUG:|refcount_t:|list_add corruption|list_del corruption|slab .* corrupt|Poison overwritten'
+
+KMSG_SEQ=0
+KMSG_LAST=""
+
+# kmsg_mark TEXT: write a marker; the next slice starts after it.
+kmsg_mark() {
+	KMSG_SEQ=$((KMSG_SEQ + 1))
+	KMSG_LAST="sni-mark $$-$KMSG_SEQ:"
+	echo "$KMSG_LAST $*" > /dev/kmsg
+}
+
+# kmsg_slice_to FILE: the lines since the last marker (since boot before the
+# first one) into FILE; ends the slice with a marker of its own.
+kmsg_slice_to() {
+	local prev=$KMSG_LAST
+	kmsg_mark "slice end"
+	if [ -z "$prev" ]; then
+		dmesg | sed -n "/$KMSG_LAST/q;p" > "$1"
+	else
+		dmesg | sed -n "/$prev/,/$KMSG_LAST/p" | sed '1d;$d' > "$1"
+	fi
+}
+
+# kmsg_judge DMESG-FILE [KMEMLEAK-FILE]: exit 1, printing the evidence, when
+# the slice holds a bad line or kmemleak reported a leak.
+kmsg_judge() {
+	local rc=0
+	if grep -qE "$KMSG_BAD" "$1"; then
+		echo "kernel log reports a problem ($1):"
+		grep -nE -B2 -A12 "$KMSG_BAD" "$1" | head -n 60
+		rc=1
+	fi
+	if [ -n "${2:-}" ] && [ -s "$2" ]; then
+		echo "kmemleak reports leaks ($2):"
+		head -n 60 "$2"
+		rc=1
+	fi
+	return $rc
+}
+
+KMEMLEAK=/sys/kernel/debug/kmemleak
+kmemleak_clear() { [ -w "$KMEMLEAK" ] && echo clear > "$KMEMLEAK"; return 0; }
+# kmemleak_scan FILE: scan and keep the report (empty: no leak, or no kmemleak).
+kmemleak_scan() {
+	: > "$1"
+	[ -w "$KMEMLEAK" ] || return 0
+	echo scan > "$KMEMLEAK" && cat "$KMEMLEAK" > "$1"
+}
