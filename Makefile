@@ -1,8 +1,9 @@
 # SCSI NUMA placement: kernel series, placement inspector and test harness.
 # See README.  Everything generated goes under build/.
 #
-#   make check              lint, deps, the kernels, every topology on each, summary
-#   make check-full         check + the debug kernel in every topology + long churn
+#   make check              lint, deps, both kernels, the runs of CHECK_RUNS, summary
+#   make check-full         both kernels and the debug kernel in every topology, long churn
+#   make lint-series        every commit of the series: W=1, sparse, checkpatch, kernel-doc
 #   make lint               host-side checks only (seconds, no guest)
 #   make kernels            build build/kernels/{vanilla,patched}
 #   make kernels-debug      build build/kernels/debug (the series, KASAN/kmemleak/lockdep...)
@@ -12,19 +13,32 @@
 #   make inspector KDIR=... the inspector alone, against any kernel build dir
 
 H := test/harness
-TOPOS ?= two-node cpuless hotplug memless one-node
-KERNELS ?= vanilla patched
-# The debug kernel's runs in make check (the rest: make check-full).
-DEBUG_TOPOS ?= two-node
 K ?= patched
 TOPO ?= two-node
 CASES ?=
 
-# What each kernel must be: the host's word, not the guest's guess.  A
-# "patched" kernel without the series fails its run (run-cases).
+# The runs of make check: KERNEL=EXPECT:TOPOLOGY[:CASE-GLOBS].  EXPECT is
+# the host's word on what the kernel must be (numa: the series; a
+# "patched" kernel without it fails its run).  The patched kernel runs every
+# case in two-node; elsewhere each run does what its topology is for.
+CHECK_RUNS ?= \
+	patched=numa:two-node \
+	vanilla=vanilla:two-node:0*,1*,21* \
+	patched=numa:cpuless:01*,1*,21*,30* \
+	vanilla=vanilla:cpuless:01*,1* \
+	patched=numa:hotplug:01*,10*,31* \
+	vanilla=vanilla:hotplug:01*,10* \
+	patched=numa:memless:01*,10*,20*,30* \
+	patched=numa:one-node:01*,10*,30*
+TOPOS := two-node cpuless hotplug memless one-node
+# make check-full: both kernels and the debug kernel, every case, every
+# topology, the long churn.
+FULL_RUNS ?= $(foreach t,$(TOPOS),vanilla=vanilla:$(t) patched=numa:$(t) debug=numa:$(t))
+
+# What a kernel named K must be, for make vm.
 expect = $(if $(filter vanilla,$(1)),vanilla,numa)
 
-.PHONY: all check check-full lint deps tree export kernels kernels-debug vm compare inspector clean distclean
+.PHONY: all check check-full lint lint-series deps tree export kernels kernels-debug vm compare inspector clean distclean
 .NOTPARALLEL:
 
 all: kernels
@@ -51,13 +65,14 @@ kernels-debug: tree
 vm:
 	@VM_EXPECT=$(call expect,$(K)) $(H)/vm.sh $(K) $(TOPO) '$(CASES)'
 
-check: lint deps kernels kernels-debug
-	@$(H)/check.sh "$(foreach k,$(KERNELS),$(k)=$(call expect,$(k)))" "$(TOPOS)" \
-		"debug=numa" "$(DEBUG_TOPOS)"
+check: lint deps kernels
+	@$(H)/check.sh $(foreach r,$(CHECK_RUNS),'$(r)')
 
 check-full: lint deps kernels kernels-debug
-	@CHECK_CHURN=long $(H)/check.sh "$(foreach k,$(KERNELS),$(k)=$(call expect,$(k)))" "$(TOPOS)" \
-		"debug=numa" "$(TOPOS)"
+	@CHECK_CHURN=long $(H)/check.sh $(foreach r,$(FULL_RUNS),'$(r)')
+
+lint-series: tree
+	@$(H)/lint-series.sh
 
 compare: deps kernels
 	@$(H)/compare.sh

@@ -2,34 +2,65 @@
 # compare.sh: the fio comparison, vanilla vs patched, in the two-node guest.
 # Each repetition boots each kernel once (the order alternates between
 # repetitions so that drift hits both alike) and runs every fio job with the
-# submitting CPUs on each node (test/harness/guest-compare).  Then
-# fio-jobs/report.py prints the table and writes build/compare/report.{txt,
-# json,png}; fio's JSON stays under build/compare/<kernel>/.
+# submitting CPUs on each node (test/harness/guest-compare), on each target:
+# the scsi_debug host (bound to the device node on the patched kernel) and
+# the disks of the emulated HBAs (megasas, AHCI, virtio-scsi) on the device
+# node.  With the meter (default) the guests run under QEMU TCG with the
+# snimeter plugin (qemu-plugin/) and every fio run is one meter window.
+# Then fio-jobs/report.py prints the table and writes build/compare/report.{txt,
+# json,png} and, with the meter, meter.{txt,png} (remote memory accesses
+# and remote LLC misses per I/O); fio's JSON and the meter's raw counts
+# (meter-r<rep>.txt) stay under build/compare/<kernel>/.
 #
 # Environment: COMPARE_REPS (default 5), COMPARE_TOPO (two-node),
-# COMPARE_OUT (build/compare) and the
-# FIO_* settings of fio-jobs/run.sh (FIO_JOBS, FIO_QDS, FIO_RUNTIME, ...),
-# which are handed to the guest.  A QEMU guest has no remote-memory cost:
-# this is a no-regression check, not a NUMA benchmark (fio-jobs/README).
+# COMPARE_OUT (build/compare),
+# COMPARE_METER  LLC model of the meter, KIB:WAYS[:LINE] per node, "on" (no
+#                LLC model) or 0 (no meter: KVM when available)  [1024:16:64]
+# COMPARE_TARGETS  (scsi_debug megaraid_sas ahci virtio_scsi)
+# COMPARE_HBA_JOBS / COMPARE_HBA_QDS  jobs / queue depths on the HBA disks
+#                (randread-4k / 32; scsi_debug gets FIO_JOBS x FIO_QDS)
+# and the FIO_* settings of fio-jobs/run.sh (FIO_JOBS, FIO_QDS, FIO_RUNTIME,
+# ...), which are handed to the guest.  A QEMU guest has no remote-memory
+# cost: the IOPS table is a no-regression check, not a NUMA benchmark; the
+# meter counts what would be remote on real hardware (fio-jobs/README).
 set -euo pipefail
 top=$(cd "$(dirname "$0")/../.." && pwd)
 reps=${COMPARE_REPS:-5}
 topo=${COMPARE_TOPO:-two-node}
 out=${COMPARE_OUT:-$top/build/compare}
+meter=${COMPARE_METER:-1024:16:64}
+[[ $meter =~ ^(0|on|[0-9]+:[0-9]+(:[0-9]+)?)$ ]] ||
+	{ echo "compare: COMPARE_METER='$meter': KIB:WAYS[:LINE], on or 0" >&2; exit 2; }
+[ "$meter" = 0 ] && meter=""
+mark=$top/build/qemu-plugin/snimeter-mark
+if [ -n "$meter" ]; then
+	make -s -C "$top/qemu-plugin" >/dev/null || { echo "compare: cannot build the meter (qemu-plugin/)" >&2; exit 1; }
+	[ -x "$mark" ] || { echo "compare: no $mark" >&2; exit 1; }
+	# The meter chart is part of the result: no gnuplot, no comparison.
+	command -v gnuplot >/dev/null || { echo "compare: gnuplot missing (apt-get install gnuplot-nox)" >&2; exit 1; }
+fi
 rm -rf "$out"
 mkdir -p "$out"
 # One shell-quoted assignment per FIO_* variable: multi-word values
 # (FIO_QDS="1 32") must reach the guest whole.
-for v in $(compgen -e | grep -E '^FIO_[A-Z_]+$' | grep -vE '^FIO_(REPEAT|REP_START)$'); do
-	printf '%s=%q\n' "$v" "${!v}"
-done > "$out/fio.env"
+{
+	for v in $(compgen -e | grep -E '^FIO_[A-Z_]+$' | grep -vE '^FIO_(REPEAT|REP_START|TARGET|METER|METER_SEQ|PERF)$'); do
+		printf '%s=%q\n' "$v" "${!v}"
+	done
+	for v in COMPARE_TARGETS COMPARE_HBA_JOBS COMPARE_HBA_QDS; do
+		[ -n "${!v:-}" ] && printf '%s=%q\n' "$v" "${!v}"
+	done
+	[ -n "$meter" ] && printf 'COMPARE_METER_MARK=%q\n' "$mark"
+} > "$out/fio.env"
 
+t0=$(date +%s)
 for ((r = 1; r <= reps; r++)); do
 	order="vanilla patched"
 	[ $((r % 2)) = 0 ] && order="patched vanilla"
 	for k in $order; do
-		echo "# compare: repetition $r/$reps, $k"
-		if ! VM_RUN=compare-$k VM_EXPECT=$([ "$k" = vanilla ] && echo vanilla || echo numa) VM_CMDLINE="sni.mode=compare sni.rep=$r sni.fioenv=$out/fio.env" \
+		echo "# compare: repetition $r/$reps, $k${meter:+ (meter $meter)}"
+		if ! VM_METER=$meter VM_RUN=compare-$k VM_EXPECT=$([ "$k" = vanilla ] && echo vanilla || echo numa) \
+			VM_CMDLINE="sni.mode=compare sni.rep=$r sni.fioenv=$out/fio.env" \
 			"$top/test/harness/vm.sh" "$k" "$topo"; then
 			echo "compare: the $k guest failed in repetition $r (build/runs/compare-$k/)" >&2
 			exit 1
@@ -40,7 +71,20 @@ for ((r = 1; r <= reps; r++)); do
 		[ -f "$out/$k/manifest.tsv" ] || head -n 1 "$src/manifest.tsv" > "$out/$k/manifest.tsv"
 		tail -n +2 "$src/manifest.tsv" >> "$out/$k/manifest.tsv"
 		cp "$src/run-info.txt" "$out/$k/run-info-r$r.txt" 2>/dev/null || true
+		if [ -n "$meter" ]; then
+			m=$top/build/runs/compare-$k/out/meter.txt
+			want=$(cat "$top/build/runs/compare-$k/out/meter-windows" 2>/dev/null || echo 0)
+			got=$(sed -n 's/^end windows \([0-9]*\)$/\1/p' "$m" 2>/dev/null)
+			if [ "${got:-x}" != "$want" ]; then
+				echo "compare: $k repetition $r: the meter saw '${got:-no output}' windows, the guest opened $want ($m)" >&2
+				exit 1
+			fi
+			cp "$m" "$out/$k/meter-r$r.txt"
+		fi
 	done
 done
+echo "# compare: guests done in $(( $(date +%s) - t0 ))s"
+margs=()
+[ -n "$meter" ] && margs=(--meter-text "$out/meter.txt" --meter-png "$out/meter.png" --meter-llc "$meter")
 python3 "$top/fio-jobs/report.py" --baseline vanilla --text "$out/report.txt" \
-	--json "$out/report.json" --png "$out/report.png" "$out/vanilla" "$out/patched"
+	--json "$out/report.json" --png "$out/report.png" "${margs[@]}" "$out/vanilla" "$out/patched"

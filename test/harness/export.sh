@@ -11,6 +11,10 @@ g() { git -C "$tree" "$@"; }
 	{ echo "export: $tree has uncommitted changes: commit them first" >&2; exit 1; }
 tmp=$(mktemp -d)
 g format-patch -q --zero-commit --no-signature --no-base -o "$tmp" base..series
+# Files the kernel's (Debian's) .gitignore hides never reach a commit:
+# refuse to export a tree with such new sources rather than lose them.
+ign=$(g ls-files --others --ignored --exclude-standard -- '*.c' '*.h' '*Kconfig*' '*Makefile' ':!.obj*' | head -n 5)
+[ -z "$ign" ] || { echo "export: new files hidden by .gitignore, never committed (git add -f them): $ign" >&2; exit 1; }
 rm -f "$top"/patches/*.patch
 (cd "$tmp" && ls) > "$top/patches/series"
 cp "$tmp"/*.patch "$top/patches/" 2>/dev/null || true
@@ -18,3 +22,5 @@ rm -rf "$tmp"
 # The tree now is what patches/ describes: record it so ktree.sh keeps it.
 "$top/test/harness/ktree.sh" --stamp
 echo "export: $(wc -l < "$top/patches/series") patches in patches/"
+# The cover letter, with the figures of the harness's latest output.
+"$top/test/harness/cover-letter.sh"

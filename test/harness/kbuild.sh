@@ -58,6 +58,8 @@ make -s -C "$tree" O="$cfgdir" olddefconfig >/dev/null
 # Every line of the fragments must survive olddefconfig (kunit.py's
 # validate_config): "CONFIG_X=v" as written, "# CONFIG_X is not set" unset.
 missing=""
+defined=$(mktemp)
+grep -rhoE '^(menu)?config [A-Za-z0-9_]+' --include='Kconfig*' "$tree" | awk '{print $2}' | sort -u > "$defined"
 while read -r line; do
 	case $line in
 	'# CONFIG_'*' is not set') sym=${line#\# CONFIG_}; sym=${sym%% *} ;;
@@ -65,12 +67,13 @@ while read -r line; do
 	*) sym=${line%%=*}; sym=${sym#CONFIG_} ;;
 	esac
 	# An option this tree does not define (a series-only option on base) is not required.
-	grep -rqsE "^(menu)?config $sym\$" --include='Kconfig*' "$tree" || continue
+	grep -qxF "$sym" "$defined" || continue
 	case $line in
 	'#'*) grep -qE "^CONFIG_$sym=" "$cfgdir/.config" && missing="$missing $line" ;;
 	*) grep -qxF "$line" "$cfgdir/.config" || missing="$missing $line" ;;
 	esac
 done < <(cat "${frags[@]}")
+rm -f "$defined"
 if [ -n "$missing" ]; then
 	rm -rf "$cfgdir"
 	die "options not in the generated .config (unsatisfied dependencies?):$missing"

@@ -37,6 +37,15 @@ if [ ! -f "$probe" ]; then
 	echo "$res" > "$probe"
 fi
 [ "$(cat "$probe")" = yes ] && accel=kvm
+# VM_METER=on|KIB:WAYS[:LINE]: load the remote-access meter (qemu-plugin/,
+# TCG only), counting into $run/out/meter.txt between the guest's markers.
+meter=""
+if [ -n "${VM_METER:-}" ]; then
+	accel=tcg
+	make -s -C "$top/qemu-plugin" >/dev/null || die "cannot build the meter (qemu-plugin/)"
+	llc=${VM_METER#on}
+	meter=$("$top/qemu-plugin/plugin-arg.sh" "$topofile" "$run/out/meter.txt" "$llc")
+fi
 
 rm -rf "$run"
 mkdir -p "$run/out" "$run/disks"
@@ -76,6 +85,7 @@ done
 # One socket per CPU: a socket never spans nodes (topology_sane()).
 args+=(-m "${mem}M" -smp "$ncpu,maxcpus=$maxcpu,sockets=$maxcpu,cores=1,threads=1")
 args+=("${TOPO_QEMU_ARGS[@]}")
+[ -n "$meter" ] && args+=(-plugin "$meter")
 
 # Root and result shares.
 # multidevs=remap: the host's / spans several filesystems; without it their
@@ -119,7 +129,7 @@ cmdline+=" init=$top/test/harness/guest-init sni.top=$top sni.kernel=$kernel sni
 [ -n "$cases" ] && cmdline+=" sni.cases=$cases"
 # The guest's own budget: its cases stop (and say which) before the host's
 # timeout kills the VM.
-cmdline+=" sni.budget=$((timeout_s - 60))${VM_CHURN:+ sni.churn=$VM_CHURN} log_buf_len=8M ${VM_CMDLINE:-}"
+cmdline+=" ${TOPO_CMDLINE:-} sni.budget=$((timeout_s - 60))${VM_CHURN:+ sni.churn=$VM_CHURN} log_buf_len=8M ${VM_CMDLINE:-}"
 
 echo "# vm: $kernel/$topo: accel=$accel cpus=$ncpu/$maxcpu mem=${mem}M expect=$expect, console: $run/console.log" >&2
 start=$(date +%s)
