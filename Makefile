@@ -17,18 +17,21 @@ K ?= patched
 TOPO ?= two-node
 CASES ?=
 
-# The runs of make check: KERNEL=EXPECT:TOPOLOGY[:CASE-GLOBS].  EXPECT is
+# The runs of make check: KERNEL=EXPECT:TOPOLOGY[:CASE-GLOBS[:LABEL]].  EXPECT is
 # the host's word on what the kernel must be (numa: the series; a
-# "patched" kernel without it fails its run).  The patched kernel runs every
-# case in two-node; elsewhere each run does what its topology is for.
+# "patched" kernel without it fails its run).  CASE-GLOBS picks cases
+# (default all); a LABEL tells two runs of one kernel and topology apart.
+# The patched kernel runs every case in two-node (in two guests, so that
+# two run side by side); elsewhere each run does what its topology is for.
 CHECK_RUNS ?= \
-	patched=numa:two-node \
-	vanilla=vanilla:two-node:0*,1*,21* \
-	patched=numa:cpuless:01*,1*,21*,30* \
+	patched=numa:two-node:01*,2*,40*:faults \
+	patched=numa:two-node:0*,1*,3*:placement \
+	vanilla=vanilla:two-node:01*,1*,21* \
+	patched=numa:cpuless:01*,1*,21* \
 	vanilla=vanilla:cpuless:01*,1* \
+	patched=numa:memless:01*,10*,20*,30* \
 	patched=numa:hotplug:01*,10*,31* \
 	vanilla=vanilla:hotplug:01*,10* \
-	patched=numa:memless:01*,10*,20*,30* \
 	patched=numa:one-node:01*,10*,30*
 TOPOS := two-node cpuless hotplug memless one-node
 # make check-full: both kernels and the debug kernel, every case, every

@@ -16,21 +16,24 @@ tp=0 tf=0 ts=0
 declare -A res
 runs=()	# "K T EXPECT CASES"
 for spec in "$@"; do
-	IFS=: read -r ke t c <<< "$spec"
-	runs+=("${ke%%=*} $t ${ke#*=} ${c:-*}")
+	IFS=: read -r ke t c label <<< "$spec"
+	runs+=("${ke%%=*} $t ${ke#*=} ${c:-*} ${label:-}")
 done
+# The run directory: build/runs/K-TOPO[-LABEL].
+rname() { echo "$1-$2${3:+-$3}"; }
 # The guests run CHECK_JOBS at a time (default 2): a TCG guest spends much
 # of its time waiting (scans, 9p), so two share the 2 cores well.
 jobs=${CHECK_JOBS:-2}
 mkdir -p "$top/build/runs"
 for r in "${runs[@]}"; do
-	read -r k t e c <<< "$r"
+	read -r k t e c l <<< "$r"
+	n=$(rname "$k" "$t" "$l")
 	while [ "$(jobs -rp | wc -l)" -ge "$jobs" ]; do wait -n; done
 	# check-full: the long churn, with room for it.
-	churn="" vmt=${VM_TIMEOUT:-900}
+	churn="" vmt=${VM_TIMEOUT:-1500}
 	[ "${CHECK_CHURN:-}" = long ] && churn=500 vmt=${VM_TIMEOUT:-3600}
-	( VM_EXPECT=$e VM_CHURN=$churn VM_TIMEOUT=$vmt "$top/test/harness/vm.sh" "$k" "$t" "$c" > "$top/build/runs/$k-$t.tap" 2>&1
-	  echo $? > "$top/build/runs/$k-$t.rc" ) &
+	( VM_RUN=$n VM_EXPECT=$e VM_CHURN=$churn VM_TIMEOUT=$vmt "$top/test/harness/vm.sh" "$k" "$t" "$c" > "$top/build/runs/$n.tap" 2>&1
+	  echo $? > "$top/build/runs/$n.rc" ) &
 done
 wait
 
@@ -46,11 +49,12 @@ judge_full_log() {
 }
 
 for r in "${runs[@]}"; do
-	read -r k t e _ <<< "$r"
-	echo "# ==== $k / $t (expected: $e)"
-	grep -v '^# ' "$top/build/runs/$k-$t.tap" || true
-	rc=$(cat "$top/build/runs/$k-$t.rc")
-	tap=$top/build/runs/$k-$t/out/tap
+	read -r k t e c l <<< "$r"
+	n=$(rname "$k" "$t" "$l")
+	echo "# ==== $n: $k / $t, cases $c (expected: $e)"
+	grep -v '^# ' "$top/build/runs/$n.tap" || true
+	rc=$(cat "$top/build/runs/$n.rc")
+	tap=$top/build/runs/$n/out/tap
 	p=0 f=0 s=0
 	if [ -f "$tap" ]; then
 		s=$(grep -c '^ok .* # SKIP' "$tap")
@@ -63,13 +67,13 @@ for r in "${runs[@]}"; do
 		     /^# case /{buf=""} {buf = buf $0 "\n"}' "$tap"
 		grep '^Bail out!' "$tap" || true
 	fi
-	judge_full_log "$top/build/runs/$k-$t" || f=$((f + 1))
+	judge_full_log "$top/build/runs/$n" || f=$((f + 1))
 	if [ "$rc" != 0 ] && [ "$f" = 0 ]; then
 		f=1
-		echo "not ok - $k/$t: the run itself failed (exit $rc), see build/runs/$k-$t/"
-		grep '^# vm:' "$top/build/runs/$k-$t.tap" | tail -n 45
+		echo "not ok - $n: the run itself failed (exit $rc), see build/runs/$n/"
+		grep '^# vm:' "$top/build/runs/$n.tap" | tail -n 45
 	fi
-	res[$k/$t]="$p passed, $f failed, $s skipped"
+	res[$n]="$p passed, $f failed, $s skipped"
 	tp=$((tp + p)) tf=$((tf + f)) ts=$((ts + s))
 done
 
@@ -94,9 +98,10 @@ echo
 echo "==== summary"
 dirs=()
 for r in "${runs[@]}"; do
-	read -r k t e _ <<< "$r"
-	printf '%-9s %-9s %-8s %s\n' "$k" "$t" "$e" "${res[$k/$t]}"
-	dirs+=("$top/build/runs/$k-$t")
+	read -r k t e c l <<< "$r"
+	n=$(rname "$k" "$t" "$l")
+	printf '%-22s %-8s %-22s %s\n' "$n" "$e" "$c" "${res[$n]}"
+	dirs+=("$top/build/runs/$n")
 done
 echo
 "$top/test/harness/placement-summary.sh" "${dirs[@]}"
@@ -106,8 +111,9 @@ echo "check: $tp passed, $tf failed, $ts skipped"
 # For the cover letter (cover-letter.sh): what ran and how it ended.
 {
 	for r in "${runs[@]}"; do
-		read -r k t e _ <<< "$r"
-		printf '%-9s %-9s %s\n' "$k" "$t" "${res[$k/$t]}"
+		read -r k t e c l <<< "$r"
+		n=$(rname "$k" "$t" "$l")
+		printf '%-22s %s\n' "$n" "${res[$n]}"
 	done
 	echo "compare smoke: $csmoke"
 	echo "check: $tp passed, $tf failed, $ts skipped ($(date -u '+%Y-%m-%d'), $(cat "$top/build/kernels/patched/source" 2>/dev/null))"

@@ -224,7 +224,8 @@ queue_cpus() { tr ',' '\n' < "$1/cpu_list" | tr -d ' '; }
 
 # hctx_nodes H NODE: "I=N,.." for each hardware queue I of host H: the node
 # of its present CPUs (from the topology) when they all sit on one node,
-# else NODE (the host's node); hot-plug slots do not count, unless no
+# else NODE (the host's node) marked "s" (spans nodes: NODEs); hot-plug
+# slots do not count, unless no
 # present CPU maps to the queue.  Read from the CPU lists blk-mq exposes
 # for the first disk of H.
 hctx_nodes() {
@@ -242,7 +243,7 @@ hctx_nodes() {
 		if [ -n "$nodes" ] && [ "$(echo "$nodes" | wc -l)" = 1 ]; then
 			out+="${q##*/}=$nodes,"
 		else
-			out+="${q##*/}=$2,"
+			out+="${q##*/}=${2}s,"	# s: spans nodes
 		fi
 	done
 	echo "${out%,}"

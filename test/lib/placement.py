@@ -17,7 +17,8 @@ differ when the device's node has no CPUs and the host's objects belong on
 the nearest node that has).  --accept-nodes: nodes an object expected on
 --node may also be on (the allocator's fallback for a node without memory).
 --judge-queues: the per-queue objects (tags, rq_page, sense, hctx) of the
-queues named by --hctx-nodes must be on their queue's node, on any kernel.
+queues named by --hctx-nodes whose CPUs sit on one node must be on that
+node, on any kernel (I=Ns marks a queue whose CPUs span nodes).
 Prints a per-host, per-kind table and the aggregate
 "objects on the device's node: N of M (P%)" per kind.  Exit 1 with the
 offending objects when:
@@ -97,7 +98,10 @@ def main():
         if k not in kinds:
             sys.exit(f'unknown kind {k!r}; known: {" ".join(kinds)}')
     hosts, objs = parse(a.records, kinds)
-    hctx_node = {int(k): int(v) for k, v in (x.split('=') for x in csv(a.hctx_nodes))}
+    # I=N: queue I's present CPUs sit on node N; I=Ns: they span nodes and N
+    # is the host's node (not judged by --judge-queues: vanilla differs).
+    hctx_node = {int(k): int(v.rstrip('s')) for k, v in (x.split('=') for x in csv(a.hctx_nodes))}
+    spanning = {int(k) for k, v in (x.split('=') for x in csv(a.hctx_nodes)) if v.endswith('s')}
 
     dev_node = a.node if a.dev_node is None else a.dev_node
     accept = {int(x) for x in csv(a.accept_nodes)}
@@ -154,7 +158,7 @@ def main():
                     if not is_on(o):
                         off_by_kind[k].append(f'host{h} {name} {k} {o["id"]} on node {o["node"]}, '
                                               f'expected {expected(o)}')
-                        if a.judge_queues and queue_of(o) in hctx_node:
+                        if a.judge_queues and queue_of(o) in hctx_node and queue_of(o) not in spanning:
                             queue_bad.append(off_by_kind[k][-1])
             print(f'host{h} {name} dev={hi["dev"]} dev_node={hi["dev_node"]} '
                   f'set_node={hi["set_node"]}: ' + ' '.join(cells))

@@ -59,6 +59,10 @@ class Placement(unittest.TestCase):
                       '--hctx-nodes', '0=1,1=1', '--judge', 'vanilla', '--judge-queues')
         self.assertEqual(rc, 1, out)
         self.assertIn("queue off its CPUs' node", out)
+        # A queue that spans nodes is not judged on vanilla.
+        rc, out = run('patched.txt', '--hostno', '3', '--node', '1', '--context', 't',
+                      '--hctx-nodes', '0=1s,1=1', '--judge', 'vanilla', '--judge-queues')
+        self.assertEqual(rc, 0, out)
 
     def test_accept_nodes(self):
         rc, out = run('vanilla.txt', '--hostno', '2', '--node', '1', '--dev-node', '2',
