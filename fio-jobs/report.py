@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 """Compare fio results recorded by run.sh, e.g. a vanilla and a patched kernel.
 
-    report.py [--baseline LABEL] [--text F] [--json F] [--png F] DIR [DIR..]
+    report.py [--baseline LABEL] [--text F] [--json F] [--png F]
+              [--meter-text F] [--meter-png F] [--meter-llc KIB:WAYS:LINE] DIR [DIR..]
     report.py --selftest
 
 Each DIR is an OUTDIR/LABEL written by run.sh (it holds manifest.tsv) or an
@@ -10,7 +11,14 @@ OUTDIR holding several such LABEL directories.  Runs are grouped by
 group the table gives IOPS mean +- sample stddev over the repetitions, the
 p99 completion latency (mean over repetitions), the change of the mean
 against the baseline label and whether that change is significant by a
-two-sided Welch t-test at the 95% level.
+two-sided Welch t-test at the 95% level.  Runs of several targets (run.sh
+FIO_TARGET, manifest column "target") are grouped by target first.
+
+When the runs carry meter windows (snimeter QEMU plugin) or perf counts
+(bare metal), a second table gives per group the IOPS 95% confidence
+interval and the remote memory accesses / remote LLC misses per I/O with
+their ratio to the baseline (meter_report.py): appended to --text, in
+--json, and alone in --meter-text, charted in --meter-png.
 
 Standard library only: the Student-t distribution is computed here through
 the regularized incomplete beta function; --selftest checks it against
@@ -24,6 +32,8 @@ import shutil
 import subprocess
 import sys
 import tempfile
+
+import meter_report
 
 ALPHA = 0.05                       # two-sided significance level
 JOB_ORDER = ["randread-4k", "randwrite-4k", "randrw-70-30-4k", "seqread-128k"]
@@ -159,8 +169,12 @@ def selftest():
         bad += not ok
         print("%-4s %-24s got %.6g  expected %.6g (+-%g)"
               % ("ok" if ok else "FAIL", name, got, want, tol))
+    bad += meter_report.selftest(STATS)
     print("selftest: %s" % ("passed" if not bad else "%d FAILED" % bad))
     return bad
+
+
+STATS = {"mean": mean, "stddev": stddev, "t_two_sided_p": t_two_sided_p}
 
 
 # --------------------------------------------------------------------------
@@ -191,12 +205,17 @@ def load_fio(path):
             return None
         return clat["percentile"]["99.000000"] / 1000.0
 
-    return {"iops": iops, "p99_read": p99("read"), "p99_write": p99("write")}
+    return {"iops": iops, "p99_read": p99("read"), "p99_write": p99("write"),
+            "total_ios": sum(j["read"].get("total_ios", 0) + j["write"].get("total_ios", 0)
+                             for j in jobs)}
 
 
 def load(dirs):
-    """{(job, qd, cpu_node, mem_node): {label: [run, ..]}}"""
-    runs = {}   # json path -> (key, label, rep); a repeated run overrides
+    """{(target, job, qd, cpu_node, mem_node): {label: [run, ..]}}
+
+    manifest.tsv: label job qd cpu_node mem_node rep file [target window
+    dev_ios] (the last three from newer run.sh; "-" = none)."""
+    runs = {}   # json path -> (key, label, rep, extra); a repeated run overrides
     for d in dirs:
         found = manifests(d)
         if not found:
@@ -205,18 +224,25 @@ def load(dirs):
             with open(m) as f:
                 for line in f:
                     cols = line.rstrip("\n").split("\t")
-                    if len(cols) != 7 or cols[0] == "label":
+                    if len(cols) not in (7, 10) or cols[0] == "label":
                         continue
-                    label, job, qd, cpu, mem, rep, name = cols
+                    cols += ["-"] * (10 - len(cols))
+                    label, job, qd, cpu, mem, rep, name, target, win, dios = cols
                     path = os.path.realpath(os.path.join(os.path.dirname(m), name))
-                    runs[path] = ((job, int(qd), cpu, mem), label, int(rep))
+                    extra = {"dir": os.path.dirname(m), "file": name,
+                             "window": int(win) if win.isdigit() else None,
+                             "dev_ios": int(dios) if dios.isdigit() else None,
+                             "perf_file": path[:-len(".json")] + ".perf"
+                             if path.endswith(".json") else None}
+                    runs[path] = ((target, job, int(qd), cpu, mem), label, int(rep), extra)
     groups = {}
-    for path, (key, label, rep) in runs.items():
+    for path, (key, label, rep, extra) in runs.items():
         if not os.path.isfile(path):
             print("report.py: warning: %s listed but missing, skipped" % path,
                   file=sys.stderr)
             continue
         run = load_fio(path)
+        run.update(extra)
         run["rep"] = rep
         groups.setdefault(key, {}).setdefault(label, []).append(run)
     return groups
@@ -234,8 +260,13 @@ def build_rows(groups, baseline):
         return (0, int(s)) if s.isdigit() else (1, s)
 
     rows = []
-    for key in sorted(groups, key=lambda k: (job_rank(k[0]), k[1], num(k[2]), num(k[3]))):
-        job, qd, cpu, mem = key
+    def target_rank(t):     # scsi_debug first, the HBAs in topology order
+        order = ["-", "scsi_debug", "megaraid_sas", "ahci", "virtio_scsi"]
+        return (order.index(t) if t in order else len(order), t)
+
+    for key in sorted(groups, key=lambda k: (target_rank(k[0]), job_rank(k[1]), k[2],
+                                             num(k[3]), num(k[4]))):
+        target, job, qd, cpu, mem = key
         labels = sorted(groups[key], key=lambda l: (l != baseline, l))
         base = groups[key].get(baseline)
         base_iops = [r["iops"] for r in base] if base else None
@@ -244,7 +275,7 @@ def build_rows(groups, baseline):
             iops = [r["iops"] for r in rs]
             m, sd = mean(iops), stddev(iops)
             row = {
-                "job": job, "qd": qd, "label": label, "cpu_node": cpu,
+                "target": target, "job": job, "qd": qd, "label": label, "cpu_node": cpu,
                 "mem_node": mem, "n": len(iops), "iops": iops,
                 "iops_mean": m, "iops_stddev": sd,
                 "iops_stddev_pct": None if sd is None or m == 0 else 100.0 * sd / m,
@@ -268,7 +299,9 @@ def build_rows(groups, baseline):
 
 
 def fmt_table(rows, baseline):
-    head = ["job", "qd", "kernel", "CPU node", "IOPS mean ± stddev (%)", "n",
+    # A target column only for results of several (or named) targets.
+    targets = any(r["target"] != "-" for r in rows)
+    head = (["target"] if targets else []) + ["job", "qd", "kernel", "CPU node", "IOPS mean ± stddev (%)", "n",
             "p99 clat usec", "vs " + (baseline or "baseline"), "significant"]
     lines = []
     for r in rows:
@@ -292,16 +325,18 @@ def fmt_table(rows, baseline):
             sig = "n/a" if p is None else "%s (%s)" % (
                 "YES" if r["significant"] else "no",
                 "p<0.001" if p < 0.001 else "p=%.3f" % p)
-        lines.append([r["job"], str(r["qd"]), r["label"], node, iops,
+        lines.append(([r["target"]] if targets else []) +
+                     [r["job"], str(r["qd"]), r["label"], node, iops,
                       str(r["n"]), lat or "-", change, sig])
     widths = [max(len(x) for x in col) for col in zip(head, *lines)]
     out = [" | ".join(c.ljust(w) for c, w in zip(head, widths)).rstrip(),
            "-+-".join("-" * w for w in widths)]
     prev = None
     for line in lines:
-        if prev is not None and line[:2] != prev:      # blank line between job/qd
+        nkey = 3 if targets else 2      # blank line between (target,) job, qd
+        if prev is not None and line[:nkey] != prev:
             out.append("")
-        prev = line[:2]
+        prev = line[:nkey]
         out.append(" | ".join(c.ljust(w) for c, w in zip(line, widths)).rstrip())
     out += ["",
             "IOPS = read + write IOPS of the group-reported job; stddev is the",
@@ -329,6 +364,8 @@ def plot(rows, png):
     cell = {}
     for r in rows:
         cat = "%s qd%d cpu%s" % (r["job"], r["qd"], r["cpu_node"])
+        if r["target"] != "-":
+            cat = r["target"] + " " + cat
         if r["mem_node"] != r["cpu_node"]:
             cat += " mem%s" % r["mem_node"]
         if cat not in cats:
@@ -388,6 +425,10 @@ def main():
     ap.add_argument("--text", help="also write the table to this file")
     ap.add_argument("--json", help="write the table as JSON to this file")
     ap.add_argument("--png", help="write a bar chart with error bars (gnuplot)")
+    ap.add_argument("--meter-text", help="write the remote-access-per-I/O table to this file")
+    ap.add_argument("--meter-png", help="chart remote accesses and misses per I/O "
+                    "(gnuplot; fails without it)")
+    ap.add_argument("--meter-llc", help="the meter's LLC model (KIB:WAYS[:LINE]), for the text")
     ap.add_argument("--selftest", action="store_true",
                     help="check the t-test numerics and exit")
     ap.add_argument("dirs", nargs="*", metavar="DIR")
@@ -409,8 +450,26 @@ def main():
                  % (baseline, ", ".join(sorted(labels))))
 
     rows = build_rows(groups, baseline)
+    try:
+        have_meter = meter_report.add_meter(rows, groups, baseline, STATS)
+    except ValueError as e:
+        if args.meter_text or args.meter_png:
+            sys.exit("report.py: meter: %s" % e)
+        print("report.py: warning: meter counts left out: %s" % e, file=sys.stderr)
+        have_meter = False
+        for r in rows:
+            r["meter"] = {}
+    if (args.meter_text or args.meter_png) and not have_meter:
+        sys.exit("report.py: --meter-text/--meter-png given, but no run has meter "
+                 "windows or perf counts")
     table = fmt_table(rows, baseline)
+    mtable = meter_report.fmt_meter_table(rows, baseline, args.meter_llc) if have_meter else ""
+    if mtable:
+        table += "\nRemote memory accesses per I/O\n\n" + mtable
     sys.stdout.write(table)
+    if args.meter_text:
+        with open(args.meter_text, "w") as f:
+            f.write(mtable)
     if args.text:
         with open(args.text, "w") as f:
             f.write(table)
@@ -419,10 +478,18 @@ def main():
             json.dump({"baseline": baseline, "alpha": ALPHA,
                        "iops": "read + write IOPS, sample stddev over repetitions",
                        "p99": "clat_ns percentile 99.000000 in usec, mean over repetitions",
+                       "iops_ci95": "half width of the 95% confidence interval of the mean IOPS",
+                       "meter": dict([(k, d) for k, _t, d in meter_report.METER_METRICS] +
+                                     meter_report.METER_EXTRA +
+                                     [("ratio", "mean / the baseline's mean"),
+                                      ("per I/O", "count in the run's window / I/O requests "
+                                       "of the window (block layer), else fio total_ios")]),
                        "rows": rows}, f, indent=1)
             f.write("\n")
     if args.png:
         plot(rows, args.png)
+    if args.meter_png:
+        meter_report.plot_meter(rows, args.meter_png)
 
 
 if __name__ == "__main__":

@@ -20,6 +20,19 @@
 #   FIO_RUNTIME    seconds measured per run          [5]
 #   FIO_RAMP       seconds of warm-up per run        [1]
 #   FIO_SIZE       region of each device used        [64M]
+#   FIO_TARGET     name of what DEVICE is, e.g. scsi_debug, ahci: prefixes
+#                  the result files and fills the manifest's target column
+#                                                    [none: column "-"]
+#   FIO_METER      marker command (qemu-plugin's snimeter-mark): each fio run
+#                  is one meter window, opened by fio's exec_prerun (after
+#                  fio's set-up, right before the I/O and the ramp) with
+#                  "$FIO_METER start", closed by exec_postrun ("stop") [none]
+#   FIO_METER_SEQ  file counting the windows opened in this guest, so that
+#                  the manifest gives each run's window number
+#                                                    [OUTDIR/meter-windows]
+#   FIO_PERF       1: bare metal, wrap each fio run in "perf stat -a" with
+#                  the kernel-mode remote-DRAM events of this CPU (README);
+#                  <file>.perf next to the JSON                  [0]
 #
 # The repetition is the outer loop, so slow drift (thermal, background
 # activity) hits every configuration alike.  An orchestrator that alternates
@@ -46,6 +59,15 @@ FIO_RUNTIME=${FIO_RUNTIME:-5}
 FIO_RAMP=${FIO_RAMP:-1}
 FIO_SIZE=${FIO_SIZE:-64M}
 FIO_MEM_NODE=${FIO_MEM_NODE:-}      # empty: follow the CPU node
+FIO_TARGET=${FIO_TARGET:-}
+FIO_METER=${FIO_METER:-}
+FIO_METER_SEQ=${FIO_METER_SEQ:-$OUTDIR/meter-windows}
+FIO_PERF=${FIO_PERF:-0}
+[ -z "$FIO_TARGET" ] || [[ $FIO_TARGET =~ ^[A-Za-z0-9.+-][A-Za-z0-9._+-]*$ ]] ||
+	die "FIO_TARGET '$FIO_TARGET': use letters, digits, . _ + - only"
+if [ -n "$FIO_METER" ]; then
+	[ -x "$FIO_METER" ] || die "FIO_METER '$FIO_METER' is not an executable (make -C qemu-plugin)"
+fi
 
 for v in FIO_NUMJOBS FIO_REPEAT FIO_REP_START FIO_RUNTIME FIO_RAMP; do
 	[[ ${!v} =~ ^[0-9]+$ ]] || die "$v='${!v}' is not a non-negative integer"
@@ -104,6 +126,23 @@ else
 		"numa_mem_policy dropped, buffers are not bound" >&2
 fi
 
+# The meter's window: fio's exec_prerun/exec_postrun run the marker right
+# before the first I/O and after the last one, so that fio's start-up
+# (exec, libraries, buffers, file set-up) and exit stay outside the window.
+# With numjobs > 1 the first job opens it (the others' starts are ignored)
+# and the first to finish closes it.  fio writes the commands' output to
+# <job>.prerun.txt / .postrun.txt in its working directory (DEST below).
+if [ -n "$FIO_METER" ]; then
+	mdir=$(mktemp -d)
+	for f in "$JOBDIR"/*.fio; do
+		awk -v m="$FIO_METER" '{ print } /^\[global\]/ {
+			print "exec_prerun=" m " start"; print "exec_postrun=" m " stop" }' "$f" > "$mdir/${f##*/}"
+	done
+	[ "$JOBDIR" = "$HERE" ] || rm -rf "$JOBDIR"
+	JOBDIR=$mdir
+	trap 'rm -rf "$JOBDIR"' EXIT
+fi
+
 for job in $FIO_JOBS; do
 	[ -f "$HERE/$job.fio" ] || die "no job file $HERE/$job.fio (FIO_JOBS='$FIO_JOBS')"
 done
@@ -132,15 +171,68 @@ done
 
 DEST=$OUTDIR/$LABEL
 mkdir -p "$DEST"
+# fio runs in DEST (see exec_prerun): every path it gets is absolute.
+abspath() { case $1 in /*) echo "$1" ;; *) echo "$PWD/$1" ;; esac; }
+DEST=$(cd "$DEST" && pwd)
+FIO_METER_SEQ=$(abspath "$FIO_METER_SEQ")
+ADEVS=""
+for d in "${devlist[@]}"; do ADEVS+="${ADEVS:+:}$(abspath "$d")"; done
 MANIFEST=$DEST/manifest.tsv
-[ -s "$MANIFEST" ] || printf 'label\tjob\tqd\tcpu_node\tmem_node\trep\tfile\n' >"$MANIFEST"
+# target, window (meter window number), dev_ios (see dev_ios()): "-" if none.
+[ -s "$MANIFEST" ] || printf 'label\tjob\tqd\tcpu_node\tmem_node\trep\tfile\ttarget\twindow\tdev_ios\n' >"$MANIFEST"
 # A short record of what was run, for whoever reads the results later.
 {
 	echo "# $(date -Is) run.sh $*"
 	echo "kernel=$(uname -r) fio=$(fio --version) numa=$HAVE_NUMA mempolicy=$USE_MEMPOL"
 	echo "jobs='$FIO_JOBS' qds='$FIO_QDS' cpu_nodes='$FIO_CPU_NODES' mem_node='${FIO_MEM_NODE:-=cpu}'" \
 		"numjobs=$FIO_NUMJOBS reps=$FIO_REP_START+$FIO_REPEAT runtime=$FIO_RUNTIME ramp=$FIO_RAMP size=$FIO_SIZE"
+	echo "target='${FIO_TARGET:--}' devices='$DEVS' meter='${FIO_METER:-off}' perf='${PERF_EVENTS:-off}'"
 } >>"$DEST/run-info.txt"
+
+# I/O requests completed by the devices (reads + writes, /sys/block/X/stat
+# fields 1 and 5): the count of I/O inside a meter window, ramp included,
+# which fio's own total_ios (after the ramp) leaves out.  "-" for a file.
+dev_ios() {
+	local d real name sum=0 f
+	for d in "${devlist[@]}"; do
+		real=$(readlink -f "$d")
+		name=${real##*/}
+		[ -b "$real" ] && [ -r "/sys/class/block/$name/stat" ] || { echo -; return; }
+		read -ra f < "/sys/class/block/$name/stat"
+		sum=$((sum + f[0] + f[4]))
+	done
+	echo "$sum"
+}
+
+# Bare metal: the kernel-mode remote-DRAM events of this CPU that perf knows
+# (names from the kernel's tools/perf/pmu-events/arch/x86 JSON).
+PERF_EVENTS=""
+if [ "$FIO_PERF" = 1 ]; then
+	vendor=$(awk -F': *' '/^vendor_id/ { print $2; exit }' /proc/cpuinfo 2>/dev/null)
+	case $vendor in
+	GenuineIntel)	# loads retired from remote DRAM; offcore demand reads
+		cands="mem_load_l3_miss_retired.remote_dram ocr.demand_data_rd.remote_dram
+		       ocr.demand_data_rd.l3_miss_remote_dram.snoop_miss_or_no_fwd
+		       offcore_response.demand_data_rd.l3_miss_remote_dram.snoop_miss_or_no_fwd" ;;
+	AuthenticAMD)	# Zen 4/5, Zen 3, Zen 2 names of "fill from remote DRAM"
+		cands="ls_dmnd_fills_from_sys.dram_io_far ls_any_fills_from_sys.dram_io_far
+		       ls_dmnd_fills_from_sys.mem_io_remote ls_any_fills_from_sys.mem_io_remote
+		       ls_refills_from_sys.ls_mabresp_rmt_dram" ;;
+	*) cands="" ;;
+	esac
+	if ! command -v perf >/dev/null; then
+		echo "run.sh: FIO_PERF=1 but perf is not installed (linux-perf / linux-tools):" \
+			"no remote-DRAM counts" >&2
+	else
+		for ev in $cands; do
+			perf stat -x, -e "$ev:k" true >/dev/null 2>&1 && PERF_EVENTS+="${PERF_EVENTS:+,}$ev:k"
+		done
+		[ -n "$PERF_EVENTS" ] || echo "run.sh: FIO_PERF=1: perf has no remote-DRAM event for" \
+			"this CPU (vendor '${vendor:-unknown}'; tried: $(echo $cands)) or may not read" \
+			"it (perf_event_paranoid, VM without PMU): no remote-DRAM counts; try" \
+			"'perf c2c record -a -- <fio ...>' (README)" >&2
+	fi
+fi
 
 last=$((FIO_REP_START + FIO_REPEAT - 1))
 for ((r = FIO_REP_START; r <= last; r++)); do
@@ -150,22 +242,40 @@ for ((r = FIO_REP_START; r <= last; r++)); do
 				mem=${FIO_MEM_NODE:-$node}
 				# manifest records "none" when buffers could not be bound
 				[ $USE_MEMPOL = 1 ] && memrec=$mem || memrec=none
-				base=${job}_qd${qd}_cpu${node}_r${r}
-				echo "run.sh: [$LABEL] rep $r  $job  qd=$qd  cpu node $node  mem node $memrec" >&2
+				base=${FIO_TARGET:+${FIO_TARGET}_}${job}_qd${qd}_cpu${node}_r${r}
+				echo "run.sh: [$LABEL] rep $r  ${FIO_TARGET:+$FIO_TARGET  }$job  qd=$qd  cpu node $node  mem node $memrec" >&2
+				perf=()
+				[ -n "$PERF_EVENTS" ] && perf=(perf stat -a "-x," -o "$DEST/$base.perf" -e "$PERF_EVENTS" --)
+				win=-
+				ios0=$(dev_ios)
+				if [ -n "$FIO_METER" ]; then
+					win=$(( $(cat "$FIO_METER_SEQ" 2>/dev/null || echo 0) + 1 ))
+					echo "$win" > "$FIO_METER_SEQ"
+				fi
 				# The job files read these variables (fio expands ${VAR}).
-				if ! FIO_RUNTIME=$FIO_RUNTIME FIO_RAMP=$FIO_RAMP FIO_IODEPTH=$qd \
-					FIO_NUMJOBS=$FIO_NUMJOBS FIO_DEV=$DEVS FIO_SIZE=$FIO_SIZE \
-					FIO_CPUS=$(node_cpus "$node") FIO_MEM_POLICY=bind:$mem \
-					fio --output-format=json --output="$DEST/$base.json" \
-					"$JOBDIR/$job.fio" 2>"$DEST/$base.log"; then
+				rc=0
+				cpus=$(node_cpus "$node")
+				( cd "$DEST" && FIO_RUNTIME=$FIO_RUNTIME FIO_RAMP=$FIO_RAMP FIO_IODEPTH=$qd \
+					FIO_NUMJOBS=$FIO_NUMJOBS FIO_DEV=$ADEVS FIO_SIZE=$FIO_SIZE \
+					FIO_CPUS=$cpus FIO_MEM_POLICY=bind:$mem \
+					exec "${perf[@]}" fio --output-format=json --output="$DEST/$base.json" \
+					"$JOBDIR/$job.fio" 2>"$DEST/$base.log" ) || rc=$?
+				# fio did not get to its postrun: close the window (a
+				# stop without an open window is ignored).
+				[ -n "$FIO_METER" ] && "$FIO_METER" stop
+				rm -f "$DEST"/*.prerun.txt "$DEST"/*.postrun.txt
+				ios1=$(dev_ios)
+				if [ "$rc" != 0 ]; then
 					echo "run.sh: fio failed for $base; stderr ($DEST/$base.log):" >&2
 					tail -n 20 "$DEST/$base.log" >&2
 					tail -n 5 "$DEST/$base.json" 2>/dev/null >&2 || true
 					die "fio failed (job $job, qd $qd, CPU node $node, rep $r)"
 				fi
 				[ -s "$DEST/$base.log" ] || rm -f "$DEST/$base.log"   # keep only useful logs
-				printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$LABEL" "$job" "$qd" \
-					"$node" "$memrec" "$r" "$base.json" >>"$MANIFEST"
+				dios=-
+				[ "$ios0" != - ] && [ "$ios1" != - ] && dios=$((ios1 - ios0))
+				printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$LABEL" "$job" "$qd" \
+					"$node" "$memrec" "$r" "$base.json" "${FIO_TARGET:--}" "$win" "$dios" >>"$MANIFEST"
 			done
 		done
 	done

@@ -77,6 +77,22 @@ for r in "${runs[@]}"; do
 	tp=$((tp + p)) tf=$((tf + f)) ts=$((ts + s))
 done
 
+# The remote-access meter's known-answer test (qemu-plugin/kat): a program
+# pinned to node 0 touches node-1 and node-0 buffers a known number of
+# times; the meter must count exactly that (within N/1000 + 64).
+kat="skipped (CHECK_KAT=0)"
+if [ "${CHECK_KAT:-1}" = 1 ]; then
+	echo "# ==== meter known-answer test"
+	if make -s -C "$top/qemu-plugin" > "$top/build/runs/kat.log" 2>&1 &&
+	   KAT_BASELINE=0 "$top/qemu-plugin/kat/run.sh" "$top/build/kernels/vanilla/bzImage" >> "$top/build/runs/kat.log" 2>&1; then
+		kat="ok"; tp=$((tp + 1))
+		grep -E '^(ok|kat:)' "$top/build/runs/kat.log" | tail -n 12
+	else
+		kat="FAILED (build/runs/kat.log)"; tf=$((tf + 1))
+		tail -n 30 "$top/build/runs/kat.log"
+	fi
+fi
+
 # A short smoke run of the fio comparison (make compare runs the full one).
 csmoke="skipped (CHECK_COMPARE=0)"
 if [ "${CHECK_COMPARE:-1}" = 1 ]; then
@@ -106,6 +122,7 @@ done
 echo
 "$top/test/harness/placement-summary.sh" "${dirs[@]}"
 echo "compare smoke: $csmoke"
+echo "meter known-answer test: $kat"
 echo
 echo "check: $tp passed, $tf failed, $ts skipped"
 # For the cover letter (cover-letter.sh): what ran and how it ended.
@@ -116,6 +133,7 @@ echo "check: $tp passed, $tf failed, $ts skipped"
 		printf '%-22s %s\n' "$n" "${res[$n]}"
 	done
 	echo "compare smoke: $csmoke"
+	echo "meter known-answer test: $kat"
 	echo "check: $tp passed, $tf failed, $ts skipped ($(date -u '+%Y-%m-%d'), $(cat "$top/build/kernels/patched/source" 2>/dev/null))"
 } > "$top/build/check-summary.txt"
 [ "$tf" = 0 ]

@@ -6,7 +6,7 @@
 set -u
 need=(qemu-system-x86 fio sg3-utils numactl gcc make bc bison flex libelf-dev
       libssl-dev cpio kmod xz-utils python3 rsync ccache util-linux sparse
-      shellcheck pyflakes3 gnuplot-nox)
+      shellcheck pyflakes3 gnuplot-nox dpkg-dev python3-ply python3-git)
 missing=()
 for p in "${need[@]}"; do
 	dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")

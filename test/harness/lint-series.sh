@@ -56,21 +56,24 @@
 # at REV's tip so that options the series adds exist, and stored as
 # build/lint-series.config; each commit gets it through olddefconfig.
 # Results of the build step are cached in build/lint-cache by tree, file
-# list, config, compiler, sparse and this script (LINT_NOCACHE=1: rebuild).
+# list, config, compiler and sparse (LINT_NOCACHE=1: rebuild).
 #
-# Time (2 cores, nice 19, -j2; LINT_JOBS=): the first run creates the
-# worktree (~1 min), the config (~30 s) and prepares the object directory
-# (a few minutes); a run over a changed series then takes a few minutes
-# (gcc from ccache, sparse always runs); an unchanged prefix of the series
-# comes from the cache.
+# Time (2 cores, nice 19, -j2; LINT_JOBS=), measured while kernel builds
+# and guests ran beside it (load 4-10): the first run creates the worktree
+# (~40 s), the config (~30 s) and prepares the object directory (~1 min);
+# 13 commits then took 5.5 min.  Every commit rebuilt (gcc from ccache,
+# sparse always runs): 17-18 commits 3.5-8.5 min depending on the load, 15
+# min with ccache cold at load 8-10.  Nothing changed (results cached): 17
+# commits 2.5 min (checkpatch, kernel-doc, git am); after editing commit k
+# only k..n are rebuilt.
 #
 # sparse: kernel 7.3 needs a sparse that knows __typeof_unqual__
 # (scripts/checker-valid.sh); Debian 12's 0.6.4 does not.  The script takes
 # LINT_SPARSE, then build/sparse/sparse, then sparse from PATH, the first
-# that passes checker-valid.sh; a sparse built from current sparse (or
-# smatch) sources ("make sparse") will do.  With none the build step runs
+# that passes checker-valid.sh; test/harness/sparse.sh builds one from
+# Debian's sid source package (0.6.5~rc1) when build/sparse/sparse is missing.  With none the build step runs
 # W=1 only and says so on every line.  checkpatch's SPDX check needs
-# python3-ply.
+# python3-ply and python3-git (Debian packages).
 #
 # Limits: only the files a commit changes are compiled, in one config (x86,
 # the harness's): users of a changed header in other files, other
@@ -129,7 +132,8 @@ goto() { [ "$at" = "$1" ] || { w checkout -q -f --detach "$1"; at=$1; }; }
 
 cc=gcc
 command -v ccache >/dev/null && cc="ccache gcc"
-mk() { LC_ALL=C nice -n 19 make -C "$wt" -s O="$obj" CC="$cc" LOCALVERSION= -j"$jobs" "$@" </dev/null; }
+# kbuild unexports LC_ALL: LANG/LC_MESSAGES give gcc's messages ASCII quotes.
+mk() { LC_ALL=C LANG=C LC_MESSAGES=C nice -n 19 make -C "$wt" -s O="$obj" CC="$cc" LOCALVERSION= -j"$jobs" "$@" </dev/null; }
 
 # --- the config: kbuild.sh's method, at REV's tip -----------------------------
 cfgkey=$( { cat "$frag"; g ls-tree -r "$tip" | grep -E '(^|/)Kconfig[^/]*$|configs/tiny\.config$'; } |
@@ -166,6 +170,9 @@ config_on() { grep -qE "^$1=[ym]\$" "$obj/.config"; }
 # --- sparse ------------------------------------------------------------------
 goto "$basec"
 check=""
+# Debian's sid sparse, built from its source package (bookworm's is too old).
+[ -n "${LINT_SPARSE:-}" ] || [ -x "$top/build/sparse/sparse" ] ||
+	"$top/test/harness/sparse.sh" > /dev/null || note "building sparse (test/harness/sparse.sh) failed"
 for s in "${LINT_SPARSE:-}" "$top/build/sparse/sparse" "$(command -v sparse || true)"; do
 	[ -n "$s" ] && [ -x "$s" ] || continue
 	if [ "$("$wt/scripts/checker-valid.sh" "$s" --arch=x86 -mlittle-endian -m64 2>/dev/null)" = 1 ]; then
@@ -181,7 +188,8 @@ else
 	csflags=(C=0)
 	note "WARNING: no sparse that passes scripts/checker-valid.sh (needs __typeof_unqual__; Debian 12's 0.6.4 fails): W=1 only. Set LINT_SPARSE= or put one at build/sparse/sparse."
 fi
-toolid=$( { echo "lint-cache-1 $btool"; cat "$0" "$cfg"; gcc --version | head -1
+# Bump the version when the build step or normalise() changes.
+toolid=$( { echo "lint-cache-2 $btool $cc"; cat "$cfg"; gcc --version | head -1
 	    [ -z "$check" ] || sha256sum < "$check"; } | sha256sum | cut -c1-16)
 
 cpflags=(--strict --terse --showfile --show-types --no-summary)
@@ -189,14 +197,15 @@ if [ -z "$(g rev-list --parents -1 "$basec" | cut -s -d' ' -f2)" ]; then
 	cpflags+=(--ignore UNKNOWN_COMMIT_ID)
 	note "base $(g log -1 --format=%h "$basec") has no history (tarball tree): checkpatch runs with --ignore UNKNOWN_COMMIT_ID (Fixes: targets cannot be looked up)"
 fi
-# checkpatch runs scripts/spdxcheck.py (python3 + ply) on new files: prefer
-# the system python3 when the one in PATH (pyenv, venv) lacks ply.
+# checkpatch runs scripts/spdxcheck.py (python3 with ply and GitPython) on
+# new files: prefer the system python3 when the one in PATH (pyenv, venv)
+# lacks them.
 cppath=$PATH
-if ! python3 -c 'import ply' 2>/dev/null; then
-	if /usr/bin/python3 -c 'import ply' 2>/dev/null; then
+if ! python3 -c 'import ply, git' 2>/dev/null; then
+	if /usr/bin/python3 -c 'import ply, git' 2>/dev/null; then
 		cppath=/usr/bin:$PATH
 	else
-		note "python3-ply missing: checkpatch's SPDX licence check (spdxcheck.py) does not run"
+		note "python3-ply or python3-git missing: checkpatch's SPDX licence check (spdxcheck.py) does not run"
 	fi
 fi
 excfile=$patches/checkpatch-exceptions
@@ -341,7 +350,7 @@ makefile_objs() {
 			    g cat-file -e "$c:$dir/$t.c" 2>/dev/null || g cat-file -e "$c:$dir/$t.S" 2>/dev/null ||
 			    g cat-file -e "$c:$dir/$t.rs" 2>/dev/null ||
 			    g show "$c:$mf" | grep -qE "^[[:space:]]*$t-(y|m|objs|\\\$\\()|\\\$\\(obj\\)/$t\\.c" ||
-			    echo "$mf: $t.o: no $dir/$t.c (.S, .rs) in this commit -- a file not added (git add -f: the tree's .gitignore ignores new top-level-matched files)?" ;;
+			    echo "$mf: $t.o: no $dir/$t.c (.S, .rs) in this commit: not added? (the tree's .gitignore, Debian's, ignores every new file: git add -f)" ;;
 			esac
 		done
 	done < <(g diff-tree --no-commit-id -r --name-only --diff-filter=AM "$c" | grep -E '(^|/)(Makefile|Kbuild)$' || true)
@@ -476,7 +485,7 @@ for c in "${commits[@]}"; do
 		echo "$line" | sed 's/^:\([0-9]*\):/(commit message or patch line \1):/' >> "$tmp/cp.show"
 	done < "$tmp/cp"
 	st=ok; [ "$ce$cw" = 00 ] || st=FAIL
-	if grep -v "No module named 'ply'" "$tmp/cp.err" | grep -qE 'Traceback|Error|^Use of uninit|^Can.t '; then
+	if grep -vE "No module named '(ply|git)'" "$tmp/cp.err" | grep -qE 'Traceback|Error|^Use of uninit|^Can.t '; then
 		echo "checkpatch stderr: $(grep -vE '^ +|^Traceback' "$tmp/cp.err" | head -3 | paste -sd' ' -)" >> "$tmp/cp.show"
 	fi
 	exc=""; [ "$cx" = 0 ] || exc=", $cx excepted"

@@ -1,0 +1,134 @@
+#!/bin/bash
+# kat/run.sh [BZIMAGE]: known-answer test of the snimeter plugin.
+#
+# Boots BZIMAGE (default build/kernels/vanilla/bzImage; waited for up to
+# 20 minutes when absent) under QEMU TCG with 2 nodes x (2 vCPUs, 512 MiB),
+# root = the host's / over 9p read-only, init = kat/guest-init, which runs
+# kat/kat.c pinned to CPU 0 (node 0): window 1 = N loads from a node-1
+# buffer, window 2 = N loads from a node-0 buffer, window 3 = N stores to
+# the node-1 buffer.  The plugin (with a 1 MiB/16-way/64 B LLC per node)
+# writes build/qemu-plugin/kat/run/meter.txt; this script checks the
+# user-mode counts of cpu_node 0 against the known answers:
+#   w1 0->1 reads = N, w2 0->0 reads = N, w3 0->1 writes = N,
+#   w1 0->1 remote_misses = w3 0->1 remote_misses = w2 0->0 llc_misses = N*8/64
+#   (the 8N-byte sweeps stream through a cache 8x smaller), and, in each
+#   window, the other user-mode pair/direction of cpu_node 0 <= tolerance;
+#   window 4 (guest-init: snimeter-mark start; dump; stop) exists,
+# tolerance = N/1000 + 64.  Then it boots the same guest without the plugin
+# for the baseline time and prints the slowdown.  Exit 0 when every check
+# passes, 1 when one fails, 2 on a setup error.
+# Environment: KAT_N (default 1000000), KAT_TIMEOUT (seconds per boot, 600),
+# KAT_BASELINE=0 skips the run without the plugin.
+set -uo pipefail
+top=$(cd "$(dirname "$0")/../.." && pwd)
+b=$top/build/qemu-plugin
+run=$b/kat/run
+kernel=${1:-$top/build/kernels/vanilla/bzImage}
+n=${KAT_N:-1000000}
+tmo=${KAT_TIMEOUT:-600}
+die() { echo "kat: $*" >&2; exit 2; }
+
+i=0
+while [ ! -f "$kernel" ] && [ "$i" -lt 20 ]; do
+	echo "kat: waiting for $kernel ($i/20 min)" >&2
+	sleep 60
+	i=$((i + 1))
+done
+[ -f "$kernel" ] || die "no kernel $kernel"
+nice -n 10 make -s -C "$top/qemu-plugin" all || die "build failed"
+mkdir -p "$run"
+rm -f "$run"/*
+
+# The plugin's node map: memdev nodes in -object order, see snimeter.c.
+meter="$b/libsnimeter.so,nodemb=512;512,cpus=0-1:0;2-3:1,llc=1024:16:64,out=$run/meter.txt"
+args=(-accel tcg -machine pc -nographic -no-reboot -nodefaults
+      -smp 4 -m 1024M
+      -object memory-backend-ram,id=m0,size=512M -numa node,nodeid=0,memdev=m0,cpus=0-1
+      -object memory-backend-ram,id=m1,size=512M -numa node,nodeid=1,memdev=m1,cpus=2-3
+      -fsdev local,id=fsroot,path=/,security_model=none,readonly=on,multidevs=remap
+      -device virtio-9p-pci,fsdev=fsroot,mount_tag=/dev/root
+      -kernel "$kernel")
+cmdline="console=ttyS0 panic=-1 root=/dev/root rootfstype=9p"
+cmdline+=" rootflags=trans=virtio,version=9p2000.L,msize=262144,cache=loose ro"
+cmdline+=" init=$top/qemu-plugin/kat/guest-init snimeter_kat.n=$n"
+
+boot() { # NAME [QEMU ARGS...]: boot, print the seconds taken
+	local name=$1 t0 t1 rc
+	shift
+	t0=$(date +%s.%N)
+	timeout "$tmo" qemu-system-x86_64 "${args[@]}" "$@" -append "$cmdline" \
+		-serial "file:$run/$name.console" </dev/null >"$run/$name.qemu.log" 2>&1
+	rc=$?
+	t1=$(date +%s.%N)
+	[ "$rc" = 0 ] || { echo "kat: $name: QEMU exit $rc; console tail:" >&2
+		tail -n 20 "$run/$name.console" >&2; }
+	echo "$t0 $t1" | awk '{ printf "%.1f\n", $2 - $1 }'
+}
+
+echo "kat: booting with the plugin (N=$n)" >&2
+tp=$(boot meter -plugin "$meter")
+grep '^kat' "$run/meter.console" | sed 's/^/  guest: /' >&2
+grep -q '^kat-guest: kat exit status 0' "$run/meter.console" ||
+	die "the guest program failed (see $run/meter.console)"
+[ -s "$run/meter.txt" ] || die "no plugin output $run/meter.txt"
+
+# get WINDOW CPU_NODE MEM_NODE MODE FIELD
+get() {
+	awk -v w="$1" -v a="$2" -v b="$3" -v m="$4" -v f="$5" '
+		$1 == "window" && $2 == w && $3 == "cpu_node" && $4 == a && $6 == b && $8 == m {
+			for (i = 9; i < NF; i += 2) if ($i == f) v = $(i + 1) }
+		END { print v + 0 }' "$run/meter.txt"
+}
+tol=$((n / 1000 + 64))
+lines=$(((n * 8 + 63) / 64))
+fail=0
+check() { # WHAT EXPECTED GOT ["max"]: |got-expected| <= tol, or got <= tol
+	local what=$1 exp=$2 got=$3 d
+	if [ "${4:-}" = max ]; then
+		d=$got
+		[ "$got" -le "$tol" ] && r=ok || { r=FAIL; fail=1; }
+		printf 'kat: %-4s %-48s expected <= %d, got %d\n' "$r" "$what" "$tol" "$got"
+		return
+	fi
+	d=$((got - exp)); d=${d#-}
+	[ "$d" -le "$tol" ] && r=ok || { r=FAIL; fail=1; }
+	printf 'kat: %-4s %-48s expected %d +- %d, got %d (diff %d)\n' "$r" "$what" "$exp" "$tol" "$got" "$d"
+}
+check "w1 user cpu0->mem1 reads" "$n" "$(get 1 0 1 user reads)"
+check "w1 user cpu0->mem1 writes" 0 "$(get 1 0 1 user writes)" max
+check "w1 user cpu0->mem0 reads+writes" 0 $(($(get 1 0 0 user reads) + $(get 1 0 0 user writes))) max
+check "w1 user cpu0->mem1 remote_misses" "$lines" "$(get 1 0 1 user remote_misses)"
+check "w2 user cpu0->mem0 reads" "$n" "$(get 2 0 0 user reads)"
+check "w2 user cpu0->mem0 writes" 0 "$(get 2 0 0 user writes)" max
+check "w2 user cpu0->mem1 reads+writes" 0 $(($(get 2 0 1 user reads) + $(get 2 0 1 user writes))) max
+check "w2 user cpu0->mem0 llc_misses (local)" "$lines" "$(get 2 0 0 user llc_misses)"
+check "w2 user cpu0->mem0 remote_misses" 0 "$(get 2 0 0 user remote_misses)" max
+check "w3 user cpu0->mem1 writes" "$n" "$(get 3 0 1 user writes)"
+check "w3 user cpu0->mem1 reads" 0 "$(get 3 0 1 user reads)" max
+check "w3 user cpu0->mem0 reads+writes" 0 $(($(get 3 0 0 user reads) + $(get 3 0 0 user writes))) max
+check "w3 user cpu0->mem1 remote_misses" "$lines" "$(get 3 0 1 user remote_misses)"
+w4=$(awk '$1 == "window" && $2 == 4 && $3 == "summary" { print $5 + $7 }' "$run/meter.txt")
+if grep -q '^kat-guest: snimeter-mark ok' "$run/meter.console" && [ "${w4:-0}" -gt 0 ] &&
+	grep -q '^# dump' "$run/meter.txt"; then
+	echo "kat: ok   w4 snimeter-mark start/dump/stop from the guest shell: $w4 accesses"
+else
+	echo "kat: FAIL w4 snimeter-mark start/dump/stop from the guest shell: no window 4 or dump"
+	fail=1
+fi
+echo "kat: window summaries:"
+grep -E '^window [0-9a-z]+ summary' "$run/meter.txt" | sed 's/^/  /'
+
+echo "kat: boot with the plugin: ${tp}s"
+if [ "${KAT_BASELINE:-1}" != 0 ]; then
+	echo "kat: booting without the plugin (baseline)" >&2
+	tb=$(boot base)
+	grep -q '^kat-guest: kat exit status 0' "$run/base.console" ||
+		echo "kat: warning: the baseline guest program failed (see $run/base.console)"
+	echo "kat: boot without the plugin: ${tb}s, slowdown x$(echo "$tp $tb" | awk '{ printf "%.2f", $1 / $2 }')"
+fi
+if [ "$fail" = 0 ]; then
+	echo "kat: PASS (N=$n, tolerance $tol)"
+else
+	echo "kat: FAIL (see $run/meter.txt)"
+fi
+exit "$fail"

@@ -1,0 +1,29 @@
+#!/bin/bash
+# sparse.sh: build sparse for make lint-series into build/sparse/sparse.
+# Bookworm's sparse (0.6.4) predates __typeof_unqual__, so Linux 7.3's
+# scripts/checker-valid.sh rejects it and kbuild silently drops C=1.  The
+# Debian source package of a newer sparse (SPARSE_SUITE, default sid) is
+# fetched with apt through a private deb-src list under build/ (the archive
+# URI is the one of the system's apt sources) and its "sparse" binary built
+# with the system's gcc; nothing is installed.  Prints the binary's path.
+set -euo pipefail
+top=$(cd "$(dirname "$0")/../.." && pwd)
+d=$top/build/sparse
+suite=${SPARSE_SUITE:-sid}
+if [ -x "$d/sparse" ] && [ -f "$d/version" ]; then echo "$d/sparse"; exit 0; fi
+uri=$(awk '/^URIs:/ {print $2; exit}' /etc/apt/sources.list.d/*.sources 2>/dev/null || true)
+[ -n "$uri" ] || { echo "sparse.sh: no archive URI in the system's apt sources" >&2; exit 1; }
+rm -rf "$d"; mkdir -p "$d/apt/lists/partial" "$d/apt/cache/archives/partial" "$d/src"
+echo "deb-src [signed-by=/usr/share/keyrings/debian-archive-keyring.gpg] $uri $suite main" > "$d/apt/sources.list"
+opts=(-o "Dir::Etc::SourceList=$d/apt/sources.list" -o Dir::Etc::SourceParts=/dev/null
+      -o "Dir::State::Lists=$d/apt/lists" -o "Dir::Cache=$d/apt/cache" -o APT::Sandbox::User=root)
+apt-get "${opts[@]}" -qq update >&2
+(cd "$d/src" && apt-get "${opts[@]}" -qq source --download-only sparse >&2)
+dsc=$(ls "$d"/src/sparse_*.dsc | head -n 1)
+# apt checked the files against the signed Sources index.
+(cd "$d/src" && dpkg-source --no-check -x "$dsc" tree >/dev/null)
+make -s -C "$d/src/tree" -j"$(nproc)" CC=gcc sparse >&2
+cp "$d/src/tree/sparse" "$d/sparse"
+basename "$dsc" .dsc > "$d/version"
+rm -rf "$d/src" "$d/apt"
+echo "$d/sparse"
