@@ -4,7 +4,7 @@
 # every figure from the harness's latest output, never by hand:
 #   @PLACEMENT_TABLE@  placement-summary.sh over build/runs/{vanilla,patched}-*
 #   @ALLOC_CPUS@       build/runs/*-two-node/out/alloc-cpus.summary (case 12)
-#   @METER@            build/compare/meter.txt (make compare with the meter)
+#   @METER@            build/compare/meter.txt (make compare), else the smoke's
 #   @FIO_TABLE@        build/compare/report.txt, else the smoke run's
 #   @CHECK_SUMMARY@    build/check-summary.txt (written by check.sh)
 #   @ROUTING@          scripts/get_maintainer.pl on each patch of patches/
@@ -46,8 +46,11 @@ fio_table() {
 	none "make compare"
 }
 meter() {
-	if [ -f "$top/build/compare/meter.txt" ]; then sed 's/^/  /' "$top/build/compare/meter.txt"
-	else none "the remote-access meter is not wired into make compare yet"; fi
+	local f
+	for f in "$top/build/compare/meter.txt" "$top/build/compare-smoke/meter.txt"; do
+		[ -f "$f" ] && { echo "  (${f#"$top"/}; make compare, n = repetitions)"; sed 's/^/  /' "$f"; return; }
+	done
+	none "make compare (the meter's table is build/compare/meter.txt)"
 }
 check_summary() {
 	if [ -f "$top/build/check-summary.txt" ]; then sed 's/^/  /' "$top/build/check-summary.txt"
