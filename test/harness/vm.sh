@@ -129,7 +129,12 @@ cmdline+=" init=$top/test/harness/guest-init sni.top=$top sni.kernel=$kernel sni
 [ -n "$cases" ] && cmdline+=" sni.cases=$cases"
 # The guest's own budget: its cases stop (and say which) before the host's
 # timeout kills the VM.
-cmdline+=" ${TOPO_CMDLINE:-} sni.budget=$((timeout_s - 60))${VM_CHURN:+ sni.churn=$VM_CHURN} log_buf_len=8M ${VM_CMDLINE:-}"
+# A debug kernel (SLUB_DEBUG_ON: red zones, poisoning, sanity checks, user
+# tracking) keeps all of it: a topology's slub_debug=U would switch the
+# rest off.
+tcmd=${TOPO_CMDLINE:-}
+grep -qx CONFIG_SLUB_DEBUG_ON=y "$kdir/.config" 2>/dev/null && tcmd=${tcmd//slub_debug=U/slub_debug=FZPU}
+cmdline+=" $tcmd sni.budget=$((timeout_s - 60))${VM_CHURN:+ sni.churn=$VM_CHURN} log_buf_len=8M ${VM_CMDLINE:-}"
 
 echo "# vm: $kernel/$topo: accel=$accel cpus=$ncpu/$maxcpu mem=${mem}M expect=$expect, console: $run/console.log" >&2
 start=$(date +%s)
