@@ -134,6 +134,8 @@ cmdline+=" init=$top/test/harness/guest-init sni.top=$top sni.kernel=$kernel sni
 # rest off.
 tcmd=${TOPO_CMDLINE:-}
 grep -qx CONFIG_SLUB_DEBUG_ON=y "$kdir/.config" 2>/dev/null && tcmd=${tcmd//slub_debug=U/slub_debug=FZPU}
+# Case timeouts scale on a KASAN kernel (several times slower under TCG).
+grep -qx CONFIG_KASAN=y "$kdir/.config" 2>/dev/null && tcmd+=" sni.tscale=${VM_TSCALE:-4}"
 cmdline+=" $tcmd sni.budget=$((timeout_s - 60))${VM_CHURN:+ sni.churn=$VM_CHURN} log_buf_len=8M ${VM_CMDLINE:-}"
 
 echo "# vm: $kernel/$topo: accel=$accel cpus=$ncpu/$maxcpu mem=${mem}M expect=$expect, console: $run/console.log" >&2
