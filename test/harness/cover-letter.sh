@@ -38,20 +38,17 @@ alloc_cpus() {
 	done
 	[ -n "$found" ] || none "make check, topologies two-node and cpuless"
 }
-fio_table() {
-	local f
-	for f in "$top/build/compare/report.txt" "$top/build/compare-smoke/report.txt"; do
+# first_of WHAT FILE..: the first existing FILE, indented, with its path.
+first_of() {
+	local what=$1 f
+	shift
+	for f in "$@"; do
 		[ -f "$f" ] && { echo "  (${f#"$top"/})"; sed 's/^/  /' "$f"; return; }
 	done
-	none "make compare"
+	none "$what"
 }
-meter() {
-	local f
-	for f in "$top/build/compare/meter.txt" "$top/build/compare-smoke/meter.txt"; do
-		[ -f "$f" ] && { echo "  (${f#"$top"/}; make compare, n = repetitions)"; sed 's/^/  /' "$f"; return; }
-	done
-	none "make compare (the meter's table is build/compare/meter.txt)"
-}
+fio_table() { first_of "make compare" "$top/build/compare/report.txt" "$top/build/compare-smoke/report.txt"; }
+meter() { first_of "make compare (its meter table)" "$top/build/compare/meter.txt" "$top/build/compare-smoke/meter.txt"; }
 check_summary() {
 	if [ -f "$top/build/check-summary.txt" ]; then sed 's/^/  /' "$top/build/check-summary.txt"
 	else none "run make check"; fi
