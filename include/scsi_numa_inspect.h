@@ -21,9 +21,16 @@
  *                     "<ch>:<id>:<lun>" for a device, with a suffix
  *                     "/hctx<n>" (hardware queue n of the device's queue),
  *                     "/tags<n>[/page<k>|/tag<k>]" (tags of hardware queue n),
- *                     "/stags[/page<k>|/tag<k>]" (tags shared by all queues)
+ *                     "/stags[/page<k>|/tag<k>]" (tags shared by all queues),
+ *                     "/hctx<n>/sched[/page<k>|/tag<k>]" (a device's I/O
+ *                     scheduler tags of hardware queue n), "/ssched[...]"
+ *                     (the device's scheduler tags shared by all queues)
  *        <node>       node of the page that backs the object's first byte
  *        <mem>        "slab" (direct map) or "vmalloc"
+ *        With the module parameter addresses=1 (off by default), two more:
+ *        <addr> <size> the object's kernel virtual address (hex) and its
+ *                     size in bytes (decimal, 0 if unknown); rq_page: the
+ *                     run of requests + driver pdus in that page
  *
  * Node numbers are decimal; -1 is NUMA_NO_NODE and is never rewritten.
  * Parsers must ignore unknown record types and trailing fields, so that

@@ -26,6 +26,7 @@
 #include <scsi/scsi_cmnd.h>
 #include <scsi/scsi_device.h>
 #include <scsi/scsi_host.h>
+#include <scsi/scsi_transport.h>
 
 #include "scsi_numa_inspect.h"
 
@@ -34,6 +35,14 @@ static unsigned int max_hostno = 4096;
 module_param(max_hostno, uint, 0644);
 MODULE_PARM_DESC(max_hostno, "highest SCSI host number looked up (default 4096)");
 
+/*
+ * Off by default: kernel addresses are not for every reader.  The meter
+ * (qemu-plugin/) needs them to attribute remote accesses to object kinds.
+ */
+static bool addresses;
+module_param(addresses, bool, 0644);
+MODULE_PARM_DESC(addresses, "append each object's kernel address and size to its record (default off)");
+
 static struct dentry *sni_file;
 
 #define SNI_ENUM(kind, desc) SNI_##kind,
@@ -41,8 +50,20 @@ static struct dentry *sni_file;
 enum sni_kind { SNI_KINDS(SNI_ENUM) };
 static const char * const sni_kind_name[] = { SNI_KINDS(SNI_NAME) };
 
+/*
+ * The trailing fields of an obj record with addresses=1: " <address> <size>".
+ * @size 0: the whole slab allocation that starts at @p (ksize(), which does
+ * not unpoison anything under KASAN since 6.x), or unknown (0) elsewhere.
+ */
+static void sni_addr(struct seq_file *m, const void *p, size_t size, bool slab)
+{
+	if (addresses)
+		seq_printf(m, " %px %zu", p, size || !slab ? size : ksize(p));
+	seq_putc(m, '\n');
+}
+
 static void sni_obj(struct seq_file *m, struct Scsi_Host *shost,
-		    enum sni_kind kind, const char *id, const void *p)
+		    enum sni_kind kind, const char *id, const void *p, size_t size)
 {
 	struct page *page;
 	const char *mem;
@@ -60,26 +81,45 @@ static void sni_obj(struct seq_file *m, struct Scsi_Host *shost,
 	}
 	if (!page)
 		return;
-	seq_printf(m, "obj %u %s %s %d %s\n", shost->host_no, sni_kind_name[kind], id,
+	seq_printf(m, "obj %u %s %s %d %s", shost->host_no, sni_kind_name[kind], id,
 		   page_to_nid(page), mem);
+	sni_addr(m, p, size, !is_vmalloc_addr(p));
 }
 
-/* @name: "tags<hctx index>", or "stags" for tags shared by all hctxs */
+/*
+ * @name: the id of the tags: "host/tags<hctx index>" or "host/stags" (tags
+ * shared by all hctxs) for the tag set's, "<H:C:T:L>/hctx<n>/sched" or
+ * "<H:C:T:L>/ssched" for an I/O scheduler's.
+ */
 static void sni_tags(struct seq_file *m, struct Scsi_Host *shost,
 		     struct blk_mq_tags *tags, const char *name)
 {
+	struct blk_mq_tag_set *set = &shost->tag_set;
+	size_t rq_size = round_up(sizeof(struct request) + set->cmd_size,
+				  cache_line_size());
 	struct page *page;
-	unsigned int i, n = 0;
-	char id[48];
+	unsigned int i, n = 0, t = 0;
+	char id[80];
 
 	if (!tags)
 		return;
-	snprintf(id, sizeof(id), "host/%s", name);
-	sni_obj(m, shost, SNI_tags, id, tags);
+	sni_obj(m, shost, SNI_tags, name, tags, sizeof(*tags));
 	list_for_each_entry(page, &tags->page_list, lru) {
-		snprintf(id, sizeof(id), "host/%s/page%u", name, n++);
-		seq_printf(m, "obj %u %s %s %d slab\n", shost->host_no,
+		char *start = page_address(page), *end = start;
+
+		/*
+		 * blk_mq_alloc_rqs() fills the pages in list order with the
+		 * requests of consecutive tags: a page's extent is its run.
+		 */
+		while (tags->static_rqs && t < tags->nr_tags &&
+		       (char *)tags->static_rqs[t] == end) {
+			end += rq_size;
+			t++;
+		}
+		snprintf(id, sizeof(id), "%s/page%u", name, n++);
+		seq_printf(m, "obj %u %s %s %d slab", shost->host_no,
 			   sni_kind_name[SNI_rq_page], id, page_to_nid(page));
+		sni_addr(m, start, end - start, false);
 	}
 	if (!tags->static_rqs)
 		return;
@@ -90,8 +130,8 @@ static void sni_tags(struct seq_file *m, struct Scsi_Host *shost,
 		if (!rq)
 			continue;
 		cmd = blk_mq_rq_to_pdu(rq);
-		snprintf(id, sizeof(id), "host/%s/tag%u", name, i);
-		sni_obj(m, shost, SNI_sense, id, cmd->sense_buffer);
+		snprintf(id, sizeof(id), "%s/tag%u", name, i);
+		sni_obj(m, shost, SNI_sense, id, cmd->sense_buffer, SCSI_SENSE_BUFFERSIZE);
 	}
 }
 
@@ -105,23 +145,43 @@ static void sni_sdev(struct seq_file *m, struct Scsi_Host *shost,
 	char id[48], sub[64];
 
 	snprintf(id, sizeof(id), "%u:%u:%llu", sdev->channel, sdev->id, sdev->lun);
-	sni_obj(m, shost, SNI_sdev, id, sdev);
-	sni_obj(m, shost, SNI_budget_map, id, sdev->budget_map.map);
+	sni_obj(m, shost, SNI_sdev, id, sdev, sizeof(*sdev) + shost->transportt->device_size);
+	sni_obj(m, shost, SNI_budget_map, id, sdev->budget_map.map,
+		sdev->budget_map.map_nr * sizeof(*sdev->budget_map.map));
 	if (!q)
 		return;
-	sni_obj(m, shost, SNI_request_queue, id, q);
+	sni_obj(m, shost, SNI_request_queue, id, q, sizeof(*q));
 	queue_for_each_hw_ctx(q, hctx, i) {
 		snprintf(sub, sizeof(sub), "%s/hctx%lu", id, i);
-		sni_obj(m, shost, SNI_hctx, sub, hctx);
+		sni_obj(m, shost, SNI_hctx, sub, hctx, sizeof(*hctx));
 	}
+	/*
+	 * With an I/O scheduler (mq-deadline is the default of a single-queue
+	 * device) the requests in use are the scheduler's, allocated per
+	 * hardware queue (or shared) like the tag set's: report them as tags,
+	 * rq_page and sense of the device.  elevator_lock keeps them from being
+	 * switched and freed meanwhile (lock order: scan_mutex, elevator_lock,
+	 * as in the scan's synchronous sd probe).
+	 */
+	mutex_lock(&q->elevator_lock);
+	if (q->elevator && (shost->tag_set.flags & BLK_MQ_F_TAG_HCTX_SHARED)) {
+		snprintf(sub, sizeof(sub), "%s/ssched", id);
+		sni_tags(m, shost, q->sched_shared_tags, sub);
+	} else if (q->elevator) {
+		queue_for_each_hw_ctx(q, hctx, i) {
+			snprintf(sub, sizeof(sub), "%s/hctx%lu/sched", id, i);
+			sni_tags(m, shost, hctx->sched_tags, sub);
+		}
+	}
+	mutex_unlock(&q->elevator_lock);
 	/* sd/sr probe and remove run under the device lock. */
 	device_lock(&sdev->sdev_gendev);
 	drv = sdev->sdev_gendev.driver;
 	if (drv && !strcmp(drv->name, "sd"))
-		sni_obj(m, shost, SNI_scsi_disk, id, dev_get_drvdata(&sdev->sdev_gendev));
+		sni_obj(m, shost, SNI_scsi_disk, id, dev_get_drvdata(&sdev->sdev_gendev), 0);
 	else if (drv && !strcmp(drv->name, "sr"))
-		sni_obj(m, shost, SNI_scsi_cd, id, dev_get_drvdata(&sdev->sdev_gendev));
-	sni_obj(m, shost, SNI_gendisk, id, q->disk);
+		sni_obj(m, shost, SNI_scsi_cd, id, dev_get_drvdata(&sdev->sdev_gendev), 0);
+	sni_obj(m, shost, SNI_gendisk, id, q->disk, sizeof(*q->disk));
 	device_unlock(&sdev->sdev_gendev);
 }
 
@@ -149,11 +209,13 @@ static void sni_host(struct seq_file *m, struct Scsi_Host *shost)
 		   dma ? dev_name(dma) : "-", dma ? dev_to_node(dma) : NUMA_NO_NODE,
 		   dev_to_node(&shost->shost_gendev), set->numa_node);
 
-	sni_obj(m, shost, SNI_shost, "host", shost);
+	sni_obj(m, shost, SNI_shost, "host", shost, sizeof(*shost));
 	/* hostdata is the tail of the same allocation: only if there is one. */
 	if (ksize(shost) > sizeof(*shost))
-		sni_obj(m, shost, SNI_hostdata, "host", shost->hostdata);
-	sni_obj(m, shost, SNI_shost_data, "host", shost->shost_data);
+		sni_obj(m, shost, SNI_hostdata, "host", shost->hostdata,
+			ksize(shost) - sizeof(*shost));
+	sni_obj(m, shost, SNI_shost_data, "host", shost->shost_data,
+		shost->transportt->host_size);
 
 	/*
 	 * scsi_remove_host() sets SHOST_CANCEL* under scan_mutex before it
@@ -163,10 +225,10 @@ static void sni_host(struct seq_file *m, struct Scsi_Host *shost)
 	if (state != SHOST_RUNNING && state != SHOST_RECOVERY)
 		goto out;
 	if (set->shared_tags) {
-		sni_tags(m, shost, set->shared_tags, "stags");
+		sni_tags(m, shost, set->shared_tags, "host/stags");
 	} else if (set->tags) {
 		for (i = 0; i < set->nr_hw_queues; i++) {
-			snprintf(id, sizeof(id), "tags%u", i);
+			snprintf(id, sizeof(id), "host/tags%u", i);
 			sni_tags(m, shost, set->tags[i], id);
 		}
 	}
@@ -174,7 +236,8 @@ static void sni_host(struct seq_file *m, struct Scsi_Host *shost)
 	spin_lock_irqsave(shost->host_lock, flags);
 	list_for_each_entry(starget, &shost->__targets, siblings) {
 		snprintf(id, sizeof(id), "%u:%u", starget->channel, starget->id);
-		sni_obj(m, shost, SNI_starget, id, starget);
+		sni_obj(m, shost, SNI_starget, id, starget,
+			sizeof(*starget) + shost->transportt->target_size);
 	}
 	spin_unlock_irqrestore(shost->host_lock, flags);
 
