@@ -10,7 +10,10 @@ Two sources, per fio run (one manifest line of run.sh):
 The count is divided by the I/O of the run: the block layer's completed
 requests over the window (manifest column dev_ios, ramp included, as the
 window is) when run.sh could read them, else fio's read + write total_ios
-(after the ramp).  Every metric is a mean +- sample stddev over the
+(after the ramp).  With the plugin's objects= the kernel remote accesses
+and misses are also split by object kind (the placement inspector's kinds,
+"other" for the rest): keys "obj_acc:<kind>" / "obj_miss:<kind>", table
+fmt_object_table().  Every metric is a mean +- sample stddev over the
 repetitions; the ratio is the label's mean over the baseline's mean.
 """
 import math
@@ -27,6 +30,11 @@ METER_METRICS = [
      "kernel-mode accesses by a vCPU of node a to memory of node b != a, per I/O"),
     ("remote_miss_k", "remote LLC miss/IO (kernel)",
      "kernel-mode misses of the accessing node's modelled LLC to memory of another node, per I/O"),
+    ("obj_remote_acc", "SCSI objects remote acc/IO",
+     "kernel remote accesses to the objects the placement inspector reports (every kind "
+     "but 'other'), per I/O"),
+    ("obj_remote_miss", "SCSI objects remote miss/IO",
+     "kernel remote LLC misses on those objects, per I/O"),
 ]
 # In report.json only.
 METER_EXTRA = [
@@ -52,13 +60,17 @@ def parse_meter(path):
                 continue
             if w[0] != "window" or len(w) < 3 or not w[1].isdigit():
                 continue
-            win = wins.setdefault(int(w[1]), {"lines": [], "summary": {}})
+            win = wins.setdefault(int(w[1]), {"lines": [], "summary": {}, "objects": {}})
             if w[2] == "cpu_node":
                 if len(w) != 16 or w[4] != "mem_node" or w[6] != "mode":
                     raise ValueError("%s:%d: bad record: %s" % (path, ln, line.strip()))
                 kv = dict(zip(w[8::2], (int(x) for x in w[9::2])))
                 win["lines"].append((w[3], w[5], w[7], kv["reads"], kv["writes"],
                                      kv["llc_misses"], kv["remote_misses"]))
+            elif w[2] == "object":
+                if len(w) != 8 or w[4] != "remote" or w[6] != "remote_misses":
+                    raise ValueError("%s:%d: bad record: %s" % (path, ln, line.strip()))
+                win["objects"][w[3]] = (int(w[5]), int(w[7]))
             elif w[2] == "summary":
                 win["summary"] = dict(zip(w[3::2], (int(x) for x in w[4::2])))
     if end is None:
@@ -81,6 +93,17 @@ def window_counts(win):
             c["remote_acc"] += reads + writes
             if kern:
                 c["remote_acc_k"] += reads + writes
+    objs = win.get("objects", {})
+    for kind, (acc, miss) in objs.items():
+        c["obj_acc:" + kind] = acc
+        c["obj_miss:" + kind] = miss
+    if objs:
+        c["obj_remote_acc"] = sum(a for k, (a, _m) in objs.items() if k != "other")
+        c["obj_remote_miss"] = sum(m for k, (_a, m) in objs.items() if k != "other")
+        # The plugin attributes exactly the kernel remote accesses; only the
+        # instant of a window's close can add a few to one side.
+        attributed = sum(a for a, _m in objs.values())
+        c["obj_share"] = attributed / c["remote_acc_k"] if c["remote_acc_k"] else 1.0
     return c
 
 
@@ -135,7 +158,7 @@ def run_metrics(run, cache):
         raw.update(parse_perf(run["perf_file"]))
     if not raw or not ios:
         return {}
-    m = {k: v / ios for k, v in raw.items()}
+    m = {k: v if k == "obj_share" else v / ios for k, v in raw.items()}
     m["ios"] = ios
     m["ios_source"] = src
     return m
@@ -165,7 +188,7 @@ def ci95(xs, stats):
 
 def metric_keys(rows):
     """Metrics present in the rows, table order."""
-    keys = [k for k, _t, _d in METER_METRICS if any(r["meter"].get(k) for r in rows)]
+    keys = [k for k, _t, _d in METER_METRICS if any(k in r["meter"] for r in rows)]
     perf = sorted({k for r in rows for k in r["meter"] if k.startswith("perf:")})
     return keys + perf
 
@@ -289,6 +312,115 @@ def fmt_meter_table(rows, baseline, llc=None):
     return "\n".join(out) + "\n"
 
 
+def fmt_summary(rows, baseline):
+    """Compact table for the cover letter: per target, job, qd and CPU node,
+    IOPS of each label over the baseline's, then baseline -> label for each
+    meter metric (means).  Empty without a baseline or meter counts."""
+    keys = [k for k in metric_keys(rows) if not k.startswith("perf:")]
+    by = {}
+    for r in rows:
+        if r["meter"]:
+            by.setdefault((r["target"], r["job"], r["qd"], r["cpu_node"], r["mem_node"]),
+                          {})[r["label"]] = r
+    short = {"remote_acc_k": "remote acc/IO", "remote_miss_k": "remote miss/IO",
+             "obj_remote_acc": "SCSI obj acc/IO", "obj_remote_miss": "SCSI obj miss/IO"}
+    head = ["target", "CPU node", "IOPS ratio"] + [short.get(k, k) for k in keys]
+    lines = []
+    for g in sorted(by, key=lambda g: tuple(str(x) for x in g)):
+        base = by[g].get(baseline)
+        if not base:
+            continue
+        for label, r in sorted(by[g].items()):
+            if label == baseline:
+                continue
+            node = g[3] if g[3] == g[4] else "%s (mem %s)" % (g[3], g[4])
+            tgt = g[0] if g[1:3] == ("randread-4k", 32) else "%s %s qd%s" % g[:3]
+            ratio = r["iops_mean"] / base["iops_mean"] if base["iops_mean"] else None
+            line = [tgt, node, "n/a" if ratio is None else "%.2f" % ratio]
+            for k in keys:
+                b, m = base["meter"].get(k), r["meter"].get(k)
+                line.append("%s -> %s" % (fmt_num(b["mean"]) if b else "-",
+                                          fmt_num(m["mean"]) if m else "-"))
+            lines.append(line)
+    if not lines:
+        return ""
+    widths = [max(len(x) for x in col) for col in zip(head, *lines)]
+    out = ["  ".join(c.ljust(w) for c, w in zip(head, widths)).rstrip()]
+    out += ["  ".join(c.ljust(w) for c, w in zip(line, widths)).rstrip() for line in lines]
+    out += ["(%s -> %s, means per I/O; IOPS ratio = %s / %s, no-regression only;"
+            % (baseline, "patched" if any(l == "patched" for g in by for l in by[g])
+               else "label", "patched", baseline),
+            " randread-4k qd 32 unless named; kernel mode; see the full tables)"]
+    return "\n".join(out) + "\n"
+
+
+def fmt_object_table(rows, baseline):
+    """Kernel remote accesses and remote LLC misses per I/O by object kind,
+    one line per (target, job, qd, CPU node, kind), the labels side by side.
+    Empty when no run had object attribution."""
+    labels = []
+    cells = {}
+    kinds_of = {}
+    share = {}
+    for r in rows:
+        kinds = sorted(k[8:] for k in r["meter"] if k.startswith("obj_acc:"))
+        if not kinds:
+            continue
+        if r["label"] not in labels:
+            labels.append(r["label"])
+        g = (r["target"], r["job"], r["qd"], r["cpu_node"], r["mem_node"])
+        kinds_of.setdefault(g, set()).update(kinds)
+        for k in kinds:
+            for what in ("acc", "miss"):
+                m = r["meter"].get("obj_%s:%s" % (what, k))
+                if m:
+                    cells[g, k, what, r["label"]] = m["mean"]
+        if r["meter"].get("obj_share"):
+            share[g, r["label"]] = r["meter"]["obj_share"]["mean"]
+    if not cells:
+        return ""
+    if baseline in labels:
+        labels.remove(baseline)
+        labels.insert(0, baseline)
+    head = ["target", "job", "qd", "CPU node", "object kind"]
+    head += ["remote acc/IO %s" % l for l in labels]
+    head += ["remote miss/IO %s" % l for l in labels]
+    lines = []
+    for g in sorted(kinds_of, key=lambda g: tuple(str(x) for x in g)):
+        node = g[3] if g[3] == g[4] else "%s (mem %s)" % (g[3], g[4])
+        # biggest first (over all labels), "other" last
+        order = sorted(kinds_of[g], key=lambda k: (k == "other", -max(
+            cells.get((g, k, "acc", l), 0) for l in labels)))
+        for k in order:
+            line = [g[0], g[1], str(g[2]), node, k]
+            line += [fmt_num(cells.get((g, k, "acc", l), 0.0)) for l in labels]
+            line += [fmt_num(cells.get((g, k, "miss", l), 0.0)) for l in labels]
+            lines.append(line)
+        line = [g[0], g[1], str(g[2]), node, "(attributed share)"]
+        line += ["%.4f" % share[g, l] if (g, l) in share else "-" for l in labels]
+        line += ["" for _l in labels]
+        lines.append(line)
+    widths = [max(len(x) for x in col) for col in zip(head, *lines)]
+    out = [" | ".join(c.ljust(w) for c, w in zip(head, widths)).rstrip(),
+           "-+-".join("-" * w for w in widths)]
+    prev = None
+    for line in lines:
+        if prev is not None and line[:4] != prev:
+            out.append("")
+        prev = line[:4]
+        out.append(" | ".join(c.ljust(w) for c, w in zip(line, widths)).rstrip())
+    out += ["",
+            "Kernel-mode remote accesses (and remote misses of the LLC model) per I/O,",
+            "by the object the accessed address belongs to: the placement inspector's",
+            "objects of every SCSI host, read just before each window (rq_page = the",
+            "requests with their scsi_cmnd and driver pdus); other = anything else",
+            "(the I/O buffers, scsi_debug's store, stacks, per-CPU data, bios, ...).",
+            "Means over repetitions.  Attributed share: (sum over kinds) / kernel",
+            "remote accesses of the window (1 by construction, but for the accesses",
+            "that race a window's close)."]
+    return "\n".join(out) + "\n"
+
+
 def plot_meter(rows, png):
     """Bar chart (mean ± stddev, one series per label) of each meter metric,
     one panel per metric.  Exits non-zero when gnuplot is missing or fails:
@@ -297,7 +429,7 @@ def plot_meter(rows, png):
     if not gnuplot:
         sys.exit("report.py: gnuplot not found: cannot write %s "
                  "(apt-get install gnuplot-nox)" % png)
-    keys = metric_keys(rows)[:2]
+    keys = [k for k in metric_keys(rows) if not k.startswith("perf:")][:4] or metric_keys(rows)[:2]
     if not keys:
         sys.exit("report.py: no meter counts to chart in %s" % png)
     labels, cats, cell = [], [], {}
@@ -383,6 +515,8 @@ window 1 cpu_node 0 mem_node 1 mode user reads 40 writes 10 llc_misses 5 remote_
 window 1 cpu_node 1 mem_node 0 mode kernel reads 60 writes 40 llc_misses 3 remote_misses 3
 window 1 cpu_node none mem_node 1 mode kernel reads 9 writes 9 llc_misses 0 remote_misses 0
 window 1 io mode kernel reads 5 writes 5
+window 1 object rq_page remote 300 remote_misses 15
+window 1 object other remote 200 remote_misses 8
 window 1 summary reads 509 writes 209 local 150 remote 550 unmapped 0 io 10 llc_misses 35 remote_misses 28
 window 2 cpu_node 1 mem_node 1 mode kernel reads 1000 writes 1000 llc_misses 10 remote_misses 0
 window 2 cpu_node 1 mem_node 0 mode kernel reads 10 writes 10 llc_misses 2 remote_misses 2
@@ -431,6 +565,15 @@ def selftest(stats):
             ("perf event/IO", r4.get("perf:mem_load_l3_miss_retired.remote_dram:k"), 1230.0),
             ("perf unsupported left out", len([k for k in r4 if k.startswith("perf:")]), 1),
             ("missing window raises", missing, True),
+            # objects: 300 + 200 of the 500 kernel remote accesses
+            ("w1 rq_page acc/IO", r1.get("obj_acc:rq_page"), 300 / 50),
+            ("w1 rq_page miss/IO", r1.get("obj_miss:rq_page"), 15 / 50),
+            ("w1 other acc/IO", r1.get("obj_acc:other"), 200 / 50),
+            ("w1 attributed share", r1.get("obj_share"), 1.0),
+            ("w1 objects remote acc/IO", r1.get("obj_remote_acc"), 300 / 50),
+            ("w1 objects remote miss/IO", r1.get("obj_remote_miss"), 15 / 50),
+            ("r2 attributed share", r2.get("obj_share"), 500 / 900),
+            ("w2 no objects", "obj_share" in r3, False),
             ("ci95 n=2", ci95([10.0, 12.0], stats), 12.706205 * math.sqrt(2) / math.sqrt(2)),
             ("ci95 n=5", ci95([1.0, 2.0, 3.0, 4.0, 5.0], stats),
              2.776445 * math.sqrt(2.5) / math.sqrt(5)),
@@ -452,6 +595,11 @@ def selftest(stats):
             ("patched mean", p["mean"], (0.4 + 0.8) / 2),
             ("ratio patched/vanilla", p["ratio"], 0.6 / 14),
             ("baseline ratio", v["ratio"] is None, True),
+        ]
+        otab = fmt_object_table(rows, "vanilla")
+        checks += [
+            ("object table rq_page line",
+             sum(1 for ln in otab.splitlines() if "| rq_page " in ln and "| 6.00 " in ln), 1),
         ]
     for name, got, want in checks:
         ok = got is not None and abs(got - want) <= 1e-4 * max(1.0, abs(want))

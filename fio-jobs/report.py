@@ -2,7 +2,7 @@
 """Compare fio results recorded by run.sh, e.g. a vanilla and a patched kernel.
 
     report.py [--baseline LABEL] [--text F] [--json F] [--png F]
-              [--meter-text F] [--meter-png F] [--meter-llc KIB:WAYS:LINE] DIR [DIR..]
+              [--meter-text F] [--meter-summary F] [--meter-png F] [--meter-llc KIB:WAYS:LINE] DIR [DIR..]
     report.py --selftest
 
 Each DIR is an OUTDIR/LABEL written by run.sh (it holds manifest.tsv) or an
@@ -18,7 +18,8 @@ When the runs carry meter windows (snimeter QEMU plugin) or perf counts
 (bare metal), a second table gives per group the IOPS 95% confidence
 interval and the remote memory accesses / remote LLC misses per I/O with
 their ratio to the baseline (meter_report.py): appended to --text, in
---json, and alone in --meter-text, charted in --meter-png.
+--json, and alone in --meter-text, charted in --meter-png; --meter-summary
+gets only the compact vanilla -> patched table (what the cover letter quotes).
 
 Standard library only: the Student-t distribution is computed here through
 the regularized incomplete beta function; --selftest checks it against
@@ -426,6 +427,7 @@ def main():
     ap.add_argument("--json", help="write the table as JSON to this file")
     ap.add_argument("--png", help="write a bar chart with error bars (gnuplot)")
     ap.add_argument("--meter-text", help="write the remote-access-per-I/O table to this file")
+    ap.add_argument("--meter-summary", help="write the compact summary of it to this file")
     ap.add_argument("--meter-png", help="chart remote accesses and misses per I/O "
                     "(gnuplot; fails without it)")
     ap.add_argument("--meter-llc", help="the meter's LLC model (KIB:WAYS[:LINE]), for the text")
@@ -464,9 +466,18 @@ def main():
                  "windows or perf counts")
     table = fmt_table(rows, baseline)
     mtable = meter_report.fmt_meter_table(rows, baseline, args.meter_llc) if have_meter else ""
+    otable = meter_report.fmt_object_table(rows, baseline) if have_meter else ""
+    stable = meter_report.fmt_summary(rows, baseline) if have_meter else ""
+    if stable:
+        mtable = "Summary\n\n" + stable + "\n" + mtable
+    if otable:
+        mtable += "\nKernel remote accesses per I/O by object kind\n\n" + otable
     if mtable:
         table += "\nRemote memory accesses per I/O\n\n" + mtable
     sys.stdout.write(table)
+    if args.meter_summary and stable:
+        with open(args.meter_summary, "w") as f:
+            f.write(stable)
     if args.meter_text:
         with open(args.meter_text, "w") as f:
             f.write(mtable)

@@ -30,6 +30,11 @@
 #   FIO_METER_SEQ  file counting the windows opened in this guest, so that
 #                  the manifest gives each run's window number
 #                                                    [OUTDIR/meter-windows]
+#   FIO_METER_OBJECTS  with FIO_METER: before each window, write the SCSI
+#                  objects' address ranges (the placement inspector loaded
+#                  with addresses=1) to this file, which the meter reads at
+#                  the window's start to attribute remote accesses to
+#                  object kinds                                  [none]
 #   FIO_PERF       1: bare metal, wrap each fio run in "perf stat -a" with
 #                  the kernel-mode remote-DRAM events of this CPU (README);
 #                  <file>.perf next to the JSON                  [0]
@@ -169,6 +174,16 @@ for d in "${devlist[@]}"; do
 	fi
 done
 
+# meter_objects FILE: "<kind> <address> <size>" of every object the
+# inspector reports with an address (fields 7 and 8 with addresses=1).
+meter_objects() {
+	local f=/sys/kernel/debug/scsi_numa_inspect
+	[ -r "$f" ] || die "FIO_METER_OBJECTS: no $f (load scsi_numa_inspect.ko addresses=1)"
+	awk '$1 == "obj" && NF >= 8 && $8 > 0 { print $3, $7, $8; n++ }
+	     END { if (!n) exit 1 }' "$f" > "$1" ||
+		die "FIO_METER_OBJECTS: the inspector gave no addresses (addresses=1?)"
+}
+
 DEST=$OUTDIR/$LABEL
 mkdir -p "$DEST"
 # fio runs in DEST (see exec_prerun): every path it gets is absolute.
@@ -249,6 +264,7 @@ for ((r = FIO_REP_START; r <= last; r++)); do
 				win=-
 				ios0=$(dev_ios)
 				if [ -n "$FIO_METER" ]; then
+					[ -n "${FIO_METER_OBJECTS:-}" ] && meter_objects "$FIO_METER_OBJECTS"
 					win=$(( $(cat "$FIO_METER_SEQ" 2>/dev/null || echo 0) + 1 ))
 					echo "$win" > "$FIO_METER_SEQ"
 				fi

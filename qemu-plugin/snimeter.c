@@ -29,6 +29,14 @@
  *                         guest-marked windows).
  *   hist=on               histogram of the addresses seen in windows, 16 MiB
  *                         buckets (to check a node map).
+ *   objects=FILE          attribute the kernel-mode remote accesses (and
+ *                         remote misses) of each window to object kinds:
+ *                         FILE is re-read at every window start, lines
+ *                         "<kind> <address> <size>" (guest virtual address,
+ *                         hex; size decimal, 0 lines ignored), written by the
+ *                         guest from the placement inspector (addresses=1)
+ *                         just before it opens the window.  A missing FILE
+ *                         means no attribution for that window.
  *
  * ADDRESSES.  The address of an access is what QEMU 7.2's
  * qemu_plugin_hwaddr_phys_addr() returns, and for RAM that is NOT the
@@ -72,11 +80,21 @@
  * with cpu_node != mem_node.  MMIO and unmapped accesses do not touch the
  * cache; vCPUs of node "none" have no cache.
  *
+ * OBJECTS.  An access is attributed by its guest virtual address (the
+ * inspector reports the addresses the kernel uses: direct map or vmalloc),
+ * only when it is a kernel-mode access with cpu_node != mem_node, so that
+ * the kinds plus "other" add up to the window's kernel remote accesses.
+ * Kind names are kept across reloads (at most MAX_KINDS); a replaced table
+ * is freed at exit only (a vCPU may still be searching it).
+ *
  * OUTPUT (plain text, one record per line, '#' lines are comments):
  *   window <n> cpu_node <a> mem_node <b> mode kernel|user reads <r> writes <w> llc_misses <m> remote_misses <x>
  *       one line per non-zero (a, b, mode) at each stop; a/b are node
  *       numbers or "none"; llc_misses/remote_misses 0 without llc=.
  *   window <n> io mode kernel|user reads <r> writes <w>
+ *   window <n> object <kind>|other remote <x> remote_misses <m>
+ *       (objects= only) kernel-mode remote accesses to objects of <kind>,
+ *       "other": to none of the listed objects.
  *   window <n> summary reads <r> writes <w> local <l> remote <x> unmapped <u> io <i> llc_misses <m> remote_misses <rm>
  *       local/remote: accesses with cpu_node ==/!= mem_node (both known).
  *   The same with "window total" (sum of the windows since the last reset)
@@ -101,6 +119,7 @@ QEMU_PLUGIN_EXPORT int qemu_plugin_version = QEMU_PLUGIN_VERSION;
 #define MAX_NODES	16		/* index MAX_NODES: "none" */
 #define NN		(MAX_NODES + 1)
 #define MAX_RANGES	64
+#define MAX_KINDS	31		/* index MAX_KINDS: "other" */
 #define HIST_SHIFT	24
 #define HIST_BUCKETS	4096
 
@@ -113,7 +132,19 @@ struct counts {
 	uint64_t acc[NN][NN][2][2];	/* [cpu node][mem node][kernel][write] */
 	uint64_t miss[NN][NN][2];	/* [cpu node][mem node][kernel] */
 	uint64_t io[2][2];		/* [kernel][write] */
+	uint64_t obj[MAX_KINDS + 1][2];	/* [kind][0: remote, 1: remote miss] */
 } __attribute__((aligned(64)));
+
+struct objr {
+	uint64_t start, end;	/* [start, end) */
+	int kind;
+};
+
+struct objtab {
+	struct objtab *prev;	/* freed at exit */
+	int n;
+	struct objr r[];
+};
 
 struct range {
 	uint64_t start, end;	/* inclusive */
@@ -142,6 +173,13 @@ static unsigned int llc_ways, llc_line_shift;
 static uint64_t llc_sets;
 static struct llc llc[MAX_NODES];
 
+static const char *objects_path;
+static struct objtab *objtab;		/* replaced under ctl_lock, read by vCPUs */
+static struct objtab *tables;		/* every table loaded, chained by prev */
+static char kind_name[MAX_KINDS][32];
+static int nkinds;
+static uint64_t objects_loads, objects_misses;
+
 static bool hist_on;
 static uint64_t hist[HIST_BUCKETS];
 
@@ -161,6 +199,24 @@ static int addr_node(uint64_t pa)
 			return ranges[i].node;
 		}
 	return MAX_NODES;
+}
+
+/* Kind index of the object holding guest virtual address @va, or MAX_KINDS. */
+static int obj_kind(const struct objtab *t, uint64_t va)
+{
+	int lo = 0, hi = t->n - 1;
+
+	while (lo <= hi) {
+		int mid = lo + (hi - lo) / 2;
+
+		if (va < t->r[mid].start)
+			hi = mid - 1;
+		else if (va >= t->r[mid].end)
+			lo = mid + 1;
+		else
+			return t->r[mid].kind;
+	}
+	return MAX_KINDS;
 }
 
 /* Look the line of @pa up in @node's cache; true on a miss. */
@@ -195,6 +251,7 @@ static void vcpu_mem(unsigned int vcpu, qemu_plugin_meminfo_t info,
 	struct qemu_plugin_hwaddr *hw;
 	struct counts *c;
 	int kernel = (uintptr_t)udata, w, cn, mn;
+	bool remote, miss = false;
 	uint64_t pa;
 
 	if (!__atomic_load_n(&win_open, __ATOMIC_RELAXED) || vcpu >= (unsigned int)nvcpus)
@@ -210,14 +267,28 @@ static void vcpu_mem(unsigned int vcpu, qemu_plugin_meminfo_t info,
 	cn = cpu_node_of[vcpu];
 	mn = addr_node(pa);
 	INC(c->acc[cn][mn][kernel][w]);
+	remote = cn != mn && cn != MAX_NODES && mn != MAX_NODES;
 	if (hist_on) {
 		uint64_t b = pa >> HIST_SHIFT;
 
 		__atomic_fetch_add(&hist[b < HIST_BUCKETS ? b : HIST_BUCKETS - 1], 1,
 				   __ATOMIC_RELAXED);
 	}
-	if (llc_on && cn != MAX_NODES && mn != MAX_NODES && llc_access(cn, pa))
+	if (llc_on && cn != MAX_NODES && mn != MAX_NODES && llc_access(cn, pa)) {
 		INC(c->miss[cn][mn][kernel]);
+		miss = true;
+	}
+	if (remote && kernel) {
+		const struct objtab *t = __atomic_load_n(&objtab, __ATOMIC_ACQUIRE);
+
+		if (t) {
+			int k = obj_kind(t, vaddr);
+
+			INC(c->obj[k][0]);
+			if (miss)
+				INC(c->obj[k][1]);
+		}
+	}
 }
 
 static void sum_counts(struct counts *s)
@@ -291,6 +362,11 @@ static void emit(const char *label, const struct counts *c)
 			label, k ? "kernel" : "user", c->io[k][0], c->io[k][1]);
 		io += c->io[k][0] + c->io[k][1];
 	}
+	for (k = 0; k <= MAX_KINDS; k++)
+		if (c->obj[k][0] || c->obj[k][1])
+			fprintf(out, "window %s object %s remote %" PRIu64 " remote_misses %" PRIu64 "\n",
+				label, k == MAX_KINDS ? "other" : kind_name[k], c->obj[k][0],
+				c->obj[k][1]);
 	fprintf(out, "window %s summary reads %" PRIu64 " writes %" PRIu64 " local %" PRIu64
 		" remote %" PRIu64 " unmapped %" PRIu64 " io %" PRIu64 " llc_misses %" PRIu64
 		" remote_misses %" PRIu64 "\n", label, r, w, local, remote, unmapped, io, m, rm);
@@ -315,6 +391,81 @@ static void close_window(const char *label)
 	free(now);
 }
 
+static int cmp_objr(const void *a, const void *b)
+{
+	const struct objr *x = a, *y = b;
+
+	return x->start < y->start ? -1 : x->start > y->start;
+}
+
+static int kind_index(const char *name)
+{
+	int i;
+
+	for (i = 0; i < nkinds; i++)
+		if (!strcmp(kind_name[i], name))
+			return i;
+	if (nkinds == MAX_KINDS || strlen(name) >= sizeof(kind_name[0]))
+		return MAX_KINDS;
+	strcpy(kind_name[nkinds], name);
+	return nkinds++;
+}
+
+/*
+ * (Re)load objects_path (ctl_lock held, window closed).  Overlapping
+ * ranges keep the first by address (the table must stay sorted and
+ * disjoint for the search); a missing file removes the table.
+ */
+static void load_objects(void)
+{
+	FILE *f = fopen(objects_path, "r");
+	struct objtab *t;
+	char line[256], kind[64];
+	uint64_t a, size;
+	int cap = 1024, n = 0, i, j;
+
+	if (!f) {
+		fprintf(out, "# objects: cannot read %s: %s\n", objects_path, strerror(errno));
+		objects_misses++;
+		__atomic_store_n(&objtab, NULL, __ATOMIC_RELEASE);
+		return;
+	}
+	t = malloc(sizeof(*t) + cap * sizeof(t->r[0]));
+	while (t && fgets(line, sizeof(line), f)) {
+		if (sscanf(line, "%63s %" SCNx64 " %" SCNu64, kind, &a, &size) != 3 || !size ||
+		    a + size < a)
+			continue;
+		if (n == cap) {
+			struct objtab *g;
+
+			cap *= 2;
+			g = realloc(t, sizeof(*t) + cap * sizeof(t->r[0]));
+			if (!g) {
+				free(t);
+				t = NULL;
+				break;
+			}
+			t = g;
+		}
+		t->r[n++] = (struct objr){ a, a + size, kind_index(kind) };
+	}
+	fclose(f);
+	if (!t) {
+		fprintf(out, "# objects: out of memory\n");
+		return;
+	}
+	qsort(t->r, n, sizeof(t->r[0]), cmp_objr);
+	for (i = 0, j = 0; i < n; i++)
+		if (!j || t->r[i].start >= t->r[j - 1].end)
+			t->r[j++] = t->r[i];
+	t->n = j;
+	t->prev = tables;
+	tables = t;
+	objects_loads++;
+	fprintf(out, "# objects: %d ranges (%d overlapping dropped), %d kinds\n", j, n - j, nkinds);
+	__atomic_store_n(&objtab, t, __ATOMIC_RELEASE);
+}
+
 static void vcpu_mark(unsigned int vcpu, void *udata)
 {
 	unsigned int cmd = (uintptr_t)udata;
@@ -325,6 +476,8 @@ static void vcpu_mark(unsigned int vcpu, void *udata)
 		if (win_open)
 			break;
 		win_no++;
+		if (objects_path)
+			load_objects();
 		sum_counts(&win_base);
 		fprintf(out, "# window %u start vcpu %u\n", win_no, vcpu);
 		__atomic_store_n(&win_open, 1, __ATOMIC_SEQ_CST);
@@ -397,9 +550,20 @@ static void plugin_exit(qemu_plugin_id_t id, void *p)
 				fprintf(out, "hist 0x%" PRIx64 " 0x%" PRIx64 " %" PRIu64 "\n",
 					(uint64_t)i << HIST_SHIFT,
 					((uint64_t)(i + 1) << HIST_SHIFT) - 1, hist[i]);
+	if (objects_path)
+		fprintf(out, "# objects: %" PRIu64 " loads, %" PRIu64 " windows without a file\n",
+			objects_loads, objects_misses);
 	fprintf(out, "end windows %u\n", win_no);
 	fflush(out);
 	pthread_mutex_unlock(&ctl_lock);
+	/* The vCPUs have stopped: no search is running. */
+	objtab = NULL;
+	while (tables) {
+		struct objtab *t = tables;
+
+		tables = t->prev;
+		free(t);
+	}
 }
 
 /* Parsing. */
@@ -609,6 +773,8 @@ QEMU_PLUGIN_EXPORT int qemu_plugin_install(qemu_plugin_id_t id, const qemu_info_
 			if (strcmp(val, "open") && strcmp(val, "closed"))
 				return perr("window= (open|closed)", val);
 			win_open = !strcmp(val, "open");
+		} else if (KEY("objects")) {
+			objects_path = val;
 		} else if (KEY("hist")) {
 			if (!qemu_plugin_bool_parse("hist", val, &on))
 				return perr("hist=", val);

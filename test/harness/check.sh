@@ -79,13 +79,16 @@ done
 
 # The remote-access meter's known-answer test (qemu-plugin/kat): a program
 # pinned to node 0 touches node-1 and node-0 buffers a known number of
-# times; the meter must count exactly that (within N/1000 + 64).
+# times; the meter must count exactly that (within N/1000 + 64).  Before
+# it, the unit test of the meter's object table (make -C qemu-plugin test).
 kat="skipped (CHECK_KAT=0)"
 if [ "${CHECK_KAT:-1}" = 1 ]; then
 	echo "# ==== meter known-answer test"
 	if make -s -C "$top/qemu-plugin" > "$top/build/runs/kat.log" 2>&1 &&
+	   make -s -C "$top/qemu-plugin" test >> "$top/build/runs/kat.log" 2>&1 &&
 	   KAT_BASELINE=0 "$top/qemu-plugin/kat/run.sh" "$top/build/kernels/vanilla/bzImage" >> "$top/build/runs/kat.log" 2>&1; then
 		kat="ok"; tp=$((tp + 1))
+		grep -E '^objects-test:' "$top/build/runs/kat.log"
 		grep -E '^(ok|kat:)' "$top/build/runs/kat.log" | tail -n 12
 	else
 		kat="FAILED (build/runs/kat.log)"; tf=$((tf + 1))

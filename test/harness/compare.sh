@@ -85,6 +85,7 @@ for ((r = 1; r <= reps; r++)); do
 done
 echo "# compare: guests done in $(( $(date +%s) - t0 ))s"
 margs=()
-[ -n "$meter" ] && margs=(--meter-text "$out/meter.txt" --meter-png "$out/meter.png" --meter-llc "$meter")
+[ -n "$meter" ] && margs=(--meter-text "$out/meter.txt" --meter-summary "$out/meter-summary.txt"
+	--meter-png "$out/meter.png" --meter-llc "$meter")
 python3 "$top/fio-jobs/report.py" --baseline vanilla --text "$out/report.txt" \
 	--json "$out/report.json" --png "$out/report.png" "${margs[@]}" "$out/vanilla" "$out/patched"

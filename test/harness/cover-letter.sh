@@ -4,7 +4,8 @@
 # every figure from the harness's latest output, never by hand:
 #   @PLACEMENT_TABLE@  placement-summary.sh over build/runs/{vanilla,patched}-*
 #   @ALLOC_CPUS@       build/runs/*-two-node/out/alloc-cpus.summary (case 12)
-#   @METER@            build/compare/meter.txt (make compare), else the smoke's
+#   @METER@            build/compare/meter-summary.txt (make compare), else its
+#                      meter.txt, else the smoke's
 #   @FIO_TABLE@        build/compare/report.txt, else the smoke run's
 #   @CHECK_SUMMARY@    build/check-summary.txt (written by check.sh)
 #   @ROUTING@          scripts/get_maintainer.pl on each patch of patches/
@@ -47,8 +48,16 @@ first_of() {
 	done
 	none "$what"
 }
-fio_table() { first_of "make compare" "$top/build/compare/report.txt" "$top/build/compare-smoke/report.txt"; }
-meter() { first_of "make compare (its meter table)" "$top/build/compare/meter.txt" "$top/build/compare-smoke/meter.txt"; }
+# The IOPS table only: report.txt goes on with the meter tables (@METER@).
+fio_table() {
+	first_of "make compare" "$top/build/compare/report.txt" "$top/build/compare-smoke/report.txt" |
+		sed '/^  Remote memory accesses per I\/O$/,$d'
+}
+meter() {
+	first_of "make compare (its meter summary)" "$top/build/compare/meter-summary.txt" \
+		"$top/build/compare/meter.txt" "$top/build/compare-smoke/meter-summary.txt" \
+		"$top/build/compare-smoke/meter.txt"
+}
 check_summary() {
 	if [ -f "$top/build/check-summary.txt" ]; then sed 's/^/  /' "$top/build/check-summary.txt"
 	else none "run make check"; fi

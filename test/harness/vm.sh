@@ -38,13 +38,16 @@ if [ ! -f "$probe" ]; then
 fi
 [ "$(cat "$probe")" = yes ] && accel=kvm
 # VM_METER=on|KIB:WAYS[:LINE]: load the remote-access meter (qemu-plugin/,
-# TCG only), counting into $run/out/meter.txt between the guest's markers.
+# TCG only), counting into $run/out/meter.txt between the guest's markers;
+# the guest may write $SNI_OUT/meter-objects (object ranges, see
+# fio-jobs/run.sh FIO_METER_OBJECTS) for the meter to attribute accesses.
 meter=""
 if [ -n "${VM_METER:-}" ]; then
 	accel=tcg
 	make -s -C "$top/qemu-plugin" >/dev/null || die "cannot build the meter (qemu-plugin/)"
 	llc=${VM_METER#on}
-	meter=$("$top/qemu-plugin/plugin-arg.sh" "$topofile" "$run/out/meter.txt" "$llc")
+	meter=$("$top/qemu-plugin/plugin-arg.sh" "$topofile" "$run/out/meter.txt" "$llc" \
+		"$run/out/meter-objects")
 fi
 
 rm -rf "$run"
