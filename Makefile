@@ -8,7 +8,8 @@
 #   make kernels            build build/kernels/{vanilla,patched}
 #   make kernels-debug      build build/kernels/debug (the series, KASAN/kmemleak/lockdep...)
 #   make vm K=patched TOPO=cpuless [CASES='1*']   one guest run, TAP on stdout
-#   make compare            fio: vanilla vs patched, CPUs local vs remote (COMPARE_REPS, FIO_*)
+#   make compare            the main job: vanilla vs patched, CPUs local vs remote, fio
+#                           IOPS and the meter's remote accesses per I/O (COMPARE_REPS, FIO_*)
 #   make tree / make export the kernel git tree <-> patches/
 #   make inspector KDIR=... the inspector alone, against any kernel build dir
 
@@ -77,8 +78,15 @@ check-full: lint deps kernels kernels-debug
 lint-series: tree
 	@$(H)/lint-series.sh
 
+# The main job's settings (README): 3 alternating repetitions, 4 KiB random
+# reads at queue depth 32, 3 s per run, one fio process; any of them can be
+# overridden from the environment or the command line (fio-jobs/README).
+COMPARE_ENV = COMPARE_REPS=$${COMPARE_REPS:-3} FIO_JOBS="$${FIO_JOBS:-randread-4k}" \
+	FIO_QDS="$${FIO_QDS:-32}" FIO_RUNTIME=$${FIO_RUNTIME:-3} FIO_RAMP=$${FIO_RAMP:-1} \
+	FIO_NUMJOBS=$${FIO_NUMJOBS:-1}
+
 compare: deps kernels
-	@$(H)/compare.sh
+	@$(COMPARE_ENV) $(H)/compare.sh
 
 inspector:
 	$(MAKE) -C drivers/scsi_numa_inspect $(if $(KDIR),KDIR=$(KDIR))

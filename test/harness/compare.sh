@@ -89,3 +89,8 @@ margs=()
 	--meter-png "$out/meter.png" --meter-llc "$meter")
 python3 "$top/fio-jobs/report.py" --baseline vanilla --text "$out/report.txt" \
 	--json "$out/report.json" --png "$out/report.png" "${margs[@]}" "$out/vanilla" "$out/patched"
+if [ -s "$out/meter-summary.txt" ]; then
+	echo
+	echo "# compare: summary for the cover letter ($out/meter-summary.txt; full tables: $out/report.txt)"
+	cat "$out/meter-summary.txt"
+fi
