@@ -14,7 +14,9 @@ kernel=$1 topo=${2:-two-node} cases=${3:-}
 top=$(cd "$(dirname "$0")/../.." && pwd)
 kdir=$top/build/kernels/$kernel
 run=$top/build/runs/${VM_RUN:-$kernel-$topo}
+# A KASAN kernel under TCG needs hours for every case (README, check-full).
 timeout_s=${VM_TIMEOUT:-900}
+[ -z "${VM_TIMEOUT:-}" ] && grep -qx CONFIG_KASAN=y "$kdir/.config" 2>/dev/null && timeout_s=7200
 topofile=$top/test/harness/topo/$topo
 die() { echo "vm: $*" >&2; exit 2; }
 
