@@ -248,6 +248,21 @@ def fmt_num(x):
     return "%.2f" % x
 
 
+def render_table(head, lines, nkey):
+    """Column-aligned " | " table: header, rule, then lines, with a blank
+    line wherever the first nkey cells change.  A list of strings."""
+    widths = [max(len(x) for x in col) for col in zip(head, *lines)]
+    out = [" | ".join(c.ljust(w) for c, w in zip(head, widths)).rstrip(),
+           "-+-".join("-" * w for w in widths)]
+    prev = None
+    for line in lines:
+        if prev is not None and line[:nkey] != prev:
+            out.append("")
+        prev = line[:nkey]
+        out.append(" | ".join(c.ljust(w) for c, w in zip(line, widths)).rstrip())
+    return out
+
+
 def fmt_meter_table(rows, baseline, llc=None):
     keys = metric_keys(rows)
     head = ["target", "job", "qd", "kernel", "CPU node", "IOPS mean ± stddev",
@@ -276,15 +291,7 @@ def fmt_meter_table(rows, baseline, llc=None):
         lines.append(line)
     if not lines:
         return ""
-    widths = [max(len(x) for x in col) for col in zip(head, *lines)]
-    out = [" | ".join(c.ljust(w) for c, w in zip(head, widths)).rstrip(),
-           "-+-".join("-" * w for w in widths)]
-    prev = None
-    for line in lines:
-        if prev is not None and line[:3] != prev:
-            out.append("")
-        prev = line[:3]
-        out.append(" | ".join(c.ljust(w) for c, w in zip(line, widths)).rstrip())
+    out = render_table(head, lines, 3)
     srcs = sorted({s for r in rows for s in (r["meter_ios_source"] or "").split(", ") if s})
     out += ["",
             "Per I/O = count in the run's window / I/O requests of the window (%s)."
@@ -401,15 +408,7 @@ def fmt_object_table(rows, baseline):
         line += ["%.4f" % share[g, l] if (g, l) in share else "-" for l in labels]
         line += ["" for _l in labels]
         lines.append(line)
-    widths = [max(len(x) for x in col) for col in zip(head, *lines)]
-    out = [" | ".join(c.ljust(w) for c, w in zip(head, widths)).rstrip(),
-           "-+-".join("-" * w for w in widths)]
-    prev = None
-    for line in lines:
-        if prev is not None and line[:4] != prev:
-            out.append("")
-        prev = line[:4]
-        out.append(" | ".join(c.ljust(w) for c, w in zip(line, widths)).rstrip())
+    out = render_table(head, lines, 4)
     out += ["",
             "Kernel-mode remote accesses (and remote misses of the LLC model) per I/O,",
             "by the object the accessed address belongs to: the placement inspector's",

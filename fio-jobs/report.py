@@ -329,16 +329,8 @@ def fmt_table(rows, baseline):
         lines.append(([r["target"]] if targets else []) +
                      [r["job"], str(r["qd"]), r["label"], node, iops,
                       str(r["n"]), lat or "-", change, sig])
-    widths = [max(len(x) for x in col) for col in zip(head, *lines)]
-    out = [" | ".join(c.ljust(w) for c, w in zip(head, widths)).rstrip(),
-           "-+-".join("-" * w for w in widths)]
-    prev = None
-    for line in lines:
-        nkey = 3 if targets else 2      # blank line between (target,) job, qd
-        if prev is not None and line[:nkey] != prev:
-            out.append("")
-        prev = line[:nkey]
-        out.append(" | ".join(c.ljust(w) for c, w in zip(line, widths)).rstrip())
+    # blank line between (target,) job, qd
+    out = meter_report.render_table(head, lines, 3 if targets else 2)
     out += ["",
             "IOPS = read + write IOPS of the group-reported job; stddev is the",
             "sample stddev over repetitions (n/a with n < 2).  p99 clat: 99th",
