@@ -129,6 +129,29 @@ def welch(a, b):
     return t, df, t_two_sided_p(t, df)
 
 
+def ratio_ci95(a, b):
+    """mean(b) / mean(a) and its 95% confidence interval (lo, hi).
+
+    Delta method on the log of the ratio: var = sa^2/(na ma^2) +
+    sb^2/(nb mb^2), Welch-Satterthwaite degrees of freedom on those two
+    terms, interval ratio * exp(+-t * sqrt(var)).  None with fewer than 2
+    values on either side or a zero mean."""
+    na, nb = len(a), len(b)
+    if na < 2 or nb < 2:
+        return None
+    ma, mb = mean(a), mean(b)
+    if ma <= 0 or mb <= 0:
+        return None
+    ua = stddev(a) ** 2 / (na * ma * ma)
+    ub = stddev(b) ** 2 / (nb * mb * mb)
+    r = mb / ma
+    if ua + ub == 0.0:
+        return r, r, r
+    df = (ua + ub) ** 2 / (ua ** 2 / (na - 1) + ub ** 2 / (nb - 1))
+    h = meter_report.t_quantile(df, 0.05, t_two_sided_p) * math.sqrt(ua + ub)
+    return r, r * math.exp(-h), r * math.exp(h)
+
+
 def selftest():
     """Check the numerics against known values; returns the number of failures."""
     checks = [
@@ -163,6 +186,13 @@ def selftest():
                    (va + vb) ** 2 / (va ** 2 / 14 + vb ** 2 / 14), 1e-9))
     checks.append(("welch equal samples p", welch([1, 2, 3], [1, 2, 3])[2], 1.0, 1e-12))
     checks.append(("stddev", stddev([2, 4, 4, 4, 5, 5, 7, 9]), math.sqrt(32 / 7), 1e-12))
+    # Ratio CI: a = [90, 110], b = [99, 121]: both terms 0.01, so var 0.02,
+    # df = 0.02^2 / (2 * 0.01^2) = 2, t(0.975, 2) = 4.302653 (t table).
+    rc = ratio_ci95([90, 110], [99, 121])
+    checks += [("ratio", rc[0], 1.1, 1e-12),
+               ("ratio ci lo", rc[1], 1.1 * math.exp(-4.302653 * math.sqrt(0.02)), 1e-5),
+               ("ratio ci hi", rc[2], 1.1 * math.exp(4.302653 * math.sqrt(0.02)), 1e-5),
+               ("ratio ci no spread", ratio_ci95([5, 5], [4, 4])[1], 0.8, 1e-12)]
 
     bad = 0
     for name, got, want, tol in checks:
@@ -281,7 +311,7 @@ def build_rows(groups, baseline):
                 "iops_mean": m, "iops_stddev": sd,
                 "iops_stddev_pct": None if sd is None or m == 0 else 100.0 * sd / m,
                 "change_pct": None, "t": None, "df": None, "p_value": None,
-                "significant": None,
+                "significant": None, "ratio": None, "ratio_ci95": None,
             }
             for ddir in ("read", "write"):
                 vals = [r["p99_" + ddir] for r in rs if r["p99_" + ddir] is not None]
@@ -289,6 +319,11 @@ def build_rows(groups, baseline):
             if base_iops is not None and label != baseline:
                 bm = mean(base_iops)
                 row["change_pct"] = None if bm == 0 else 100.0 * (m - bm) / bm
+                rc = ratio_ci95(base_iops, iops)
+                if rc is not None:
+                    row["ratio"], row["ratio_ci95"] = rc[0], [rc[1], rc[2]]
+                elif bm:
+                    row["ratio"] = m / bm
                 w = welch(base_iops, iops)
                 if w is not None:
                     row["t"], row["df"], row["p_value"] = w
@@ -303,7 +338,7 @@ def fmt_table(rows, baseline):
     # A target column only for results of several (or named) targets.
     targets = any(r["target"] != "-" for r in rows)
     head = (["target"] if targets else []) + ["job", "qd", "kernel", "CPU node", "IOPS mean ± stddev (%)", "n",
-            "p99 clat usec", "vs " + (baseline or "baseline"), "significant"]
+            "p99 clat usec", "vs " + (baseline or "baseline"), "ratio [95% CI]", "significant"]
     lines = []
     for r in rows:
         if r["iops_stddev"] is None:
@@ -316,19 +351,24 @@ def fmt_table(rows, baseline):
                          for d in ("read", "write") if r["p99_%s_usec" % d] is not None)
         node = r["cpu_node"] if r["mem_node"] == r["cpu_node"] else \
             "%s (mem %s)" % (r["cpu_node"], r["mem_node"])
+        ratio = "-"
         if r["label"] == baseline:
             change, sig = "baseline", "-"
         elif r["change_pct"] is None:
             change, sig = "-", "-"
         else:
             change = "%+.1f%%" % r["change_pct"]
+            if r["ratio_ci95"] is not None:
+                ratio = "%.3f [%.3f, %.3f]" % (r["ratio"], r["ratio_ci95"][0], r["ratio_ci95"][1])
+            elif r["ratio"] is not None:
+                ratio = "%.3f [n/a]" % r["ratio"]
             p = r["p_value"]
             sig = "n/a" if p is None else "%s (%s)" % (
                 "YES" if r["significant"] else "no",
                 "p<0.001" if p < 0.001 else "p=%.3f" % p)
         lines.append(([r["target"]] if targets else []) +
                      [r["job"], str(r["qd"]), r["label"], node, iops,
-                      str(r["n"]), lat or "-", change, sig])
+                      str(r["n"]), lat or "-", change, ratio, sig])
     # blank line between (target,) job, qd
     out = meter_report.render_table(head, lines, 3 if targets else 2)
     out += ["",
@@ -337,6 +377,8 @@ def fmt_table(rows, baseline):
             "percentile completion latency, mean over repetitions; r = reads,",
             "w = writes.  significant: two-sided Welch t-test against the",
             "baseline at 95% (p < 0.05); n/a when either side has n < 2.",
+            "ratio: mean IOPS / the baseline's; its 95% CI by the delta method",
+            "on log(ratio) with Welch-Satterthwaite degrees of freedom.",
             "VM results: no-regression check only, never a NUMA gain (see README)."]
     return "\n".join(out) + "\n"
 
@@ -482,6 +524,9 @@ def main():
                        "iops": "read + write IOPS, sample stddev over repetitions",
                        "p99": "clat_ns percentile 99.000000 in usec, mean over repetitions",
                        "iops_ci95": "half width of the 95% confidence interval of the mean IOPS",
+                       "ratio": "mean IOPS / the baseline's mean IOPS",
+                       "ratio_ci95": "95% confidence interval [lo, hi] of ratio (delta "
+                                     "method on log(ratio), Welch-Satterthwaite df)",
                        "meter": dict([(k, d) for k, _t, d in meter_report.METER_METRICS] +
                                      meter_report.METER_EXTRA +
                                      [("ratio", "mean / the baseline's mean"),
