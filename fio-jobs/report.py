@@ -465,6 +465,7 @@ def main():
     ap.add_argument("--meter-png", help="chart remote accesses and misses per I/O "
                     "(gnuplot; fails without it)")
     ap.add_argument("--meter-llc", help="the meter's LLC model (KIB:WAYS[:LINE]), for the text")
+    ap.add_argument("--vm-clock", help="what the guests' clock was (compare.sh), for the text")
     ap.add_argument("--selftest", action="store_true",
                     help="check the t-test numerics and exit")
     ap.add_argument("dirs", nargs="*", metavar="DIR")
@@ -499,6 +500,8 @@ def main():
         sys.exit("report.py: --meter-text/--meter-png given, but no run has meter "
                  "windows or perf counts")
     table = fmt_table(rows, baseline)
+    if args.vm_clock:
+        table += "Guest clock: %s.\n" % args.vm_clock
     mtable = meter_report.fmt_meter_table(rows, baseline, args.meter_llc) if have_meter else ""
     otable = meter_report.fmt_object_table(rows, baseline) if have_meter else ""
     stable = meter_report.fmt_summary(rows, baseline) if have_meter else ""
@@ -520,7 +523,7 @@ def main():
             f.write(table)
     if args.json:
         with open(args.json, "w") as f:
-            json.dump({"baseline": baseline, "alpha": ALPHA,
+            json.dump({"baseline": baseline, "alpha": ALPHA, "vm_clock": args.vm_clock,
                        "iops": "read + write IOPS, sample stddev over repetitions",
                        "p99": "clat_ns percentile 99.000000 in usec, mean over repetitions",
                        "iops_ci95": "half width of the 95% confidence interval of the mean IOPS",

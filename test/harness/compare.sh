@@ -16,6 +16,13 @@
 # COMPARE_OUT (build/compare),
 # COMPARE_METER  LLC model of the meter, KIB:WAYS[:LINE] per node, "on" (no
 #                LLC model) or 0 (no meter: KVM when available)  [1024:16:64]
+# COMPARE_ICOUNT  the guests' clock: QEMU's -icount argument (the guest's
+#                time counts its instructions, 2^shift ns each, real time
+#                while it idles) or 0 (the host's wall clock; KVM when
+#                available and no meter)                         [shift=3]
+#                Measured on the idle 2-core host, 5 fio runs of 5 s in one
+#                guest: wall clock CV 4.5-10 % even with each vCPU pinned to
+#                its own core, icount CV 0.2-0.4 % (fio-jobs/README).
 # COMPARE_TARGETS  (scsi_debug megaraid_sas ahci virtio_scsi)
 # COMPARE_HBA_JOBS / COMPARE_HBA_QDS  jobs / queue depths on the HBA disks
 #                (randread-4k / 32; scsi_debug gets FIO_JOBS x FIO_QDS)
@@ -27,11 +34,16 @@ set -euo pipefail
 top=$(cd "$(dirname "$0")/../.." && pwd)
 reps=${COMPARE_REPS:-5}
 topo=${COMPARE_TOPO:-two-node}
-out=${COMPARE_OUT:-$top/build/compare}
+# Absolute: the guest reads fio.env through the root share by this path.
+out=$(realpath -m "${COMPARE_OUT:-$top/build/compare}")
 meter=${COMPARE_METER:-1024:16:64}
 [[ $meter =~ ^(0|on|[0-9]+:[0-9]+(:[0-9]+)?)$ ]] ||
 	{ echo "compare: COMPARE_METER='$meter': KIB:WAYS[:LINE], on or 0" >&2; exit 2; }
 [ "$meter" = 0 ] && meter=""
+icount=${COMPARE_ICOUNT:-shift=3}
+[[ $icount =~ ^(0|shift=[0-9]+(,(align|sleep)=(on|off))*)$ ]] ||
+	{ echo "compare: COMPARE_ICOUNT='$icount': shift=N[,sleep=on|off] or 0" >&2; exit 2; }
+[ "$icount" = 0 ] && icount=""
 mark=$top/build/qemu-plugin/snimeter-mark
 if [ -n "$meter" ]; then
 	make -s -C "$top/qemu-plugin" >/dev/null || { echo "compare: cannot build the meter (qemu-plugin/)" >&2; exit 1; }
@@ -58,8 +70,8 @@ for ((r = 1; r <= reps; r++)); do
 	order="vanilla patched"
 	[ $((r % 2)) = 0 ] && order="patched vanilla"
 	for k in $order; do
-		echo "# compare: repetition $r/$reps, $k${meter:+ (meter $meter)}"
-		if ! VM_METER=$meter VM_RUN=compare-$k VM_EXPECT=$([ "$k" = vanilla ] && echo vanilla || echo numa) \
+		echo "# compare: repetition $r/$reps, $k${meter:+ (meter $meter)}${icount:+ (icount $icount)}"
+		if ! VM_METER=$meter VM_ICOUNT=$icount VM_RUN=compare-$k VM_EXPECT=$([ "$k" = vanilla ] && echo vanilla || echo numa) \
 			VM_CMDLINE="sni.mode=compare sni.rep=$r sni.fioenv=$out/fio.env" \
 			"$top/test/harness/vm.sh" "$k" "$topo"; then
 			echo "compare: the $k guest failed in repetition $r (build/runs/compare-$k/)" >&2
@@ -87,7 +99,13 @@ echo "# compare: guests done in $(( $(date +%s) - t0 ))s"
 margs=()
 [ -n "$meter" ] && margs=(--meter-text "$out/meter.txt" --meter-summary "$out/meter-summary.txt"
 	--meter-png "$out/meter.png" --meter-llc "$meter")
-python3 "$top/fio-jobs/report.py" --baseline vanilla --text "$out/report.txt" \
+if [ -n "$icount" ]; then
+	n=${icount#shift=} n=${n%%,*}
+	clock="QEMU -icount $icount: guest time = its instructions x 2^$n ns (real time while idle), so the IOPS follow the instructions per I/O, not the host's speed"
+else
+	clock="the host's wall clock"
+fi
+python3 "$top/fio-jobs/report.py" --baseline vanilla --vm-clock "$clock" --text "$out/report.txt" \
 	--json "$out/report.json" --png "$out/report.png" "${margs[@]}" "$out/vanilla" "$out/patched"
 if [ -s "$out/meter-summary.txt" ]; then
 	echo
