@@ -92,7 +92,7 @@ inspector:
 	$(MAKE) -C drivers/scsi_numa_inspect $(if $(KDIR),KDIR=$(KDIR))
 
 clean:
-	rm -rf build/runs build/inspector-* build/compare* build/kvm-probe*
+	rm -rf build/runs build/inspector-* build/kmemleak-control-* build/compare* build/kvm-probe*
 
 distclean:
 	rm -rf build

@@ -1,8 +1,9 @@
 #!/bin/bash
 # kbuild.sh NAME REV [debug]: build the kernel at commit REV of build/linux
 # into build/kernels/NAME (bzImage, .config, modules, the placement
-# inspector).  "debug" adds kernel-debug.config (KASAN, kmemleak, lockdep,
-# ...) and builds in an object directory of its own.
+# inspector; on a kmemleak kernel also sni_leak.ko).  "debug" adds
+# kernel-debug.config (KASAN, kmemleak, lockdep, ...) and builds in an
+# object directory of its own.
 #
 # One object directory per config (build/linux/.obj, .obj-debug) serves every
 # commit: switching between "base" and the series tip touches only the files
@@ -21,13 +22,14 @@ debug) frags+=("$top/test/harness/kernel-debug.config") ;;
 *) echo "kbuild: unknown variant '$variant'" >&2; exit 2 ;;
 esac
 insp=$top/drivers/scsi_numa_inspect
+leak=$top/test/modules/kmemleak_control
 jobs=${JOBS:-$(nproc)}
 g() { git -C "$tree" "$@"; }
 die() { echo "kbuild: $*" >&2; exit 1; }
 
 commit=$(g rev-parse --verify -q "$rev^{commit}") || die "no commit $rev in $tree"
 inputs=$( { echo "$commit $variant"; cat "${frags[@]}" "$0"
-	  find "$insp" "$top/include" -type f 2>/dev/null | sort | xargs -r cat || true
+	  find "$insp" "$top/include" "$leak" -type f 2>/dev/null | sort | xargs -r cat || true
 	} | sha256sum | cut -d' ' -f1)
 if [ -f "$out/stamp" ] && [ "$(cat "$out/stamp")" = "$inputs" ] && [ -f "$out/bzImage" ]; then
 	echo "kbuild: $name is up to date ($(g log -1 --format='%h %s' "$commit"))"
@@ -105,6 +107,14 @@ if [ -d "$insp" ]; then
 	cp -r "$insp"/. "$ib/"
 	mk M="$ib" INSP_INCLUDE="$top/include" modules
 	cp "$ib"/*.ko "$out.new/"
+fi
+# The kmemleak scans' positive control (case 05), for kernels that scan.
+if grep -qx CONFIG_DEBUG_KMEMLEAK=y "$obj/.config"; then
+	lb=$top/build/kmemleak-control-$name
+	rm -rf "$lb"; mkdir -p "$lb"
+	cp -r "$leak"/. "$lb/"
+	mk M="$lb" modules
+	cp "$lb/sni_leak.ko" "$out.new/"
 fi
 echo "$inputs" > "$out.new/stamp"
 rm -rf "$out"
