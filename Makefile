@@ -23,10 +23,12 @@ CASES ?=
 # "patched" kernel without it fails its run).  CASE-GLOBS picks cases
 # (default all); a LABEL tells two runs of one kernel and topology apart.
 # The patched kernel runs every case in two-node (in two guests, so that
-# two run side by side); elsewhere each run does what its topology is for.
+# two run side by side) but 05, the kmemleak control, which needs the
+# debug kernel (make check-full); elsewhere each run does what its
+# topology is for.
 CHECK_RUNS ?= \
 	patched=numa:two-node:01*,2*,40*:faults \
-	patched=numa:two-node:0*,1*,3*:placement \
+	patched=numa:two-node:01*,02*,03*,1*,3*:placement \
 	vanilla=vanilla:two-node:01*,1*,21* \
 	patched=numa:cpuless:01*,1*,21* \
 	vanilla=vanilla:cpuless:01*,1* \
