@@ -19,10 +19,11 @@
 # COMPARE_ICOUNT  the guests' clock: QEMU's -icount argument (the guest's
 #                time counts its instructions, 2^shift ns each, real time
 #                while it idles) or 0 (the host's wall clock; KVM when
-#                available and no meter)                         [shift=3]
-#                Measured on the idle 2-core host, 5 fio runs of 5 s in one
-#                guest: wall clock CV 4.5-10 % even with each vCPU pinned to
-#                its own core, icount CV 0.2-0.4 % (fio-jobs/README).
+#                available and no meter)                         [shift=5]
+#                TCG's wall-clock IOPS vary by 5-14 % between runs on the
+#                2-core host, icount IOPS by well under 1 % (fio-jobs/README).
+#                shift=5 (a 31-MIPS guest CPU) keeps the I/Os of a metered
+#                window, and so the meter's time, 4 times below shift=3's.
 # COMPARE_TARGETS  (scsi_debug megaraid_sas ahci virtio_scsi)
 # COMPARE_HBA_JOBS / COMPARE_HBA_QDS  jobs / queue depths on the HBA disks
 #                (randread-4k / 32; scsi_debug gets FIO_JOBS x FIO_QDS)
@@ -40,7 +41,7 @@ meter=${COMPARE_METER:-1024:16:64}
 [[ $meter =~ ^(0|on|[0-9]+:[0-9]+(:[0-9]+)?)$ ]] ||
 	{ echo "compare: COMPARE_METER='$meter': KIB:WAYS[:LINE], on or 0" >&2; exit 2; }
 [ "$meter" = 0 ] && meter=""
-icount=${COMPARE_ICOUNT:-shift=3}
+icount=${COMPARE_ICOUNT:-shift=5}
 [[ $icount =~ ^(0|shift=[0-9]+(,(align|sleep)=(on|off))*)$ ]] ||
 	{ echo "compare: COMPARE_ICOUNT='$icount': shift=N[,sleep=on|off] or 0" >&2; exit 2; }
 [ "$icount" = 0 ] && icount=""
