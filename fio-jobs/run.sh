@@ -269,12 +269,18 @@ for ((r = FIO_REP_START; r <= last; r++)); do
 					echo "$win" > "$FIO_METER_SEQ"
 				fi
 				# The job files read these variables (fio expands ${VAR}).
+				# fio starts on the node's CPUs, not only its jobs
+				# (cpus_allowed): the job processes it forks get their
+				# task_struct, kernel stack and page tables from that
+				# node, as under "numactl --cpunodebind", instead of
+				# from wherever the parent happened to run.
 				rc=0
 				cpus=$(node_cpus "$node")
+				[ -n "$cpus" ] || die "node $node has no online CPUs to submit I/O from (FIO_CPU_NODES)"
 				( cd "$DEST" && FIO_RUNTIME=$FIO_RUNTIME FIO_RAMP=$FIO_RAMP FIO_IODEPTH=$qd \
 					FIO_NUMJOBS=$FIO_NUMJOBS FIO_DEV=$ADEVS FIO_SIZE=$FIO_SIZE \
 					FIO_CPUS=$cpus FIO_MEM_POLICY=bind:$mem \
-					exec "${perf[@]}" fio --output-format=json --output="$DEST/$base.json" \
+					exec "${perf[@]}" taskset -c "$cpus" fio --output-format=json --output="$DEST/$base.json" \
 					"$JOBDIR/$job.fio" 2>"$DEST/$base.log" ) || rc=$?
 				# fio did not get to its postrun: close the window (a
 				# stop without an open window is ignored).
