@@ -79,19 +79,19 @@ inspector_report() {	# $1: output file
 # measure what it claims to.  (scsi_debug hosts have no hostdata.)
 REQUIRED_KINDS=shost,tags,rq_page,sense,starget,sdev,budget_map,request_queue,hctx,scsi_disk,gendisk
 
-# placement_check RECORDS CONTEXT NODE VANILLA-NODES [placement.py args..]
+# placement_check RECORDS CONTEXT NODE [placement.py args..]
 #   Judge the hosts selected by the extra args (--hosts/--hostno) against
-#   NODE; VANILLA-NODES: KIND=N,.. where a vanilla kernel must put KIND.
+#   NODE, their queues (--queue-map) against the topology.
 placement_check() {
-	local rec=$1 ctx=$2 node=$3 off=$4 mode
-	shift 4
+	local rec=$1 ctx=$2 node=$3 mode
+	shift 3
 	mode=$(judge_mode)
 	echo "kernel $SNI_KERNEL ($(uname -r)): $( [ "$mode" = numa ] &&
 		echo 'has scsi_host_alloc_node: judged as NUMA-aware' ||
 		echo 'no scsi_host_alloc_node: vanilla behaviour, placement reported')"
 	python3 "$SNI_TOP/test/lib/placement.py" "$rec" --node "$node" \
-		--context "$ctx" --judge "$mode" --vanilla-node "$off" \
-		--require "$REQUIRED_KINDS" --tsv "$SNI_OUT/placement.tsv" \
+		--context "$ctx" --judge "$mode" --topology "$SNI_TOP/test/harness/topo/$SNI_TOPO" \
+		--require "$REQUIRED_KINDS" --tsv "$SNI_OUT/placement.tsv" --queue-tsv "$SNI_OUT/queues.tsv" \
 		--kernel "$SNI_KERNEL" --topo "$SNI_TOPO" "$@"
 }
 
@@ -201,15 +201,6 @@ cpu_node_of() {
 		fi
 	done
 }
-# Is CPU $1 present (not a hot-plug slot), per the topology?
-cpu_is_present() {
-	local n
-	for ((n = 0; n < TOPO_NODES; n++)); do
-		in_cpulist "$1" "${TOPO_NODE_CPUS[n]}" && return 0
-	done
-	return 1
-}
-
 # Block device of the first disk of host $1.
 first_blockdev() {
 	local d sd
@@ -222,45 +213,18 @@ first_blockdev() {
 # CPUs of hardware queue directory $1 (/sys/block/X/mq/N), one per line.
 queue_cpus() { tr ',' '\n' < "$1/cpu_list" | tr -d ' '; }
 
-# hctx_nodes H NODE: "I=N,.." for each hardware queue I of host H: the node
-# of its present CPUs (from the topology) when they all sit on one node,
-# else NODE (the host's node) marked "s" (spans nodes: NODEs); hot-plug
-# slots do not count, unless no
-# present CPU maps to the queue.  Read from the CPU lists blk-mq exposes
-# for the first disk of H.
-hctx_nodes() {
-	local sd q c nodes pnodes out=""
+# queue_map H: the queue map of host H as blk-mq exposes it for its first
+# disk, "Q=CPUS;..": hardware queue Q serves CPUS (possible CPUs, present
+# or not).  placement.py judges each queue's objects against it and the
+# topology.
+queue_map() {
+	local sd q out=""
 	sd=$(first_blockdev "$1")
 	[ -n "$sd" ] || fail "host$1: no disk to read the queue map from"
 	for q in /sys/block/"$sd"/mq/*; do
-		nodes="" pnodes=""
-		for c in $(queue_cpus "$q"); do
-			nodes+="$(cpu_node_of "$c")"$'\n'
-			cpu_is_present "$c" && pnodes+="$(cpu_node_of "$c")"$'\n'
-		done
-		[ -n "$pnodes" ] && nodes=$pnodes
-		nodes=$(echo -n "$nodes" | sort -u)
-		if [ -n "$nodes" ] && [ "$(echo "$nodes" | wc -l)" = 1 ]; then
-			out+="${q##*/}=$nodes,"
-		else
-			out+="${q##*/}=${2}s,"	# s: spans nodes
-		fi
+		out+="${q##*/}=$(queue_cpus "$q" | sort -n | paste -sd, -);"
 	done
-	echo "${out%,}"
-}
-
-# vanilla_queue_nodes H: what vanilla does deterministically with the tag
-# set of host H.  blk_mq_hw_queue_to_node() returns the node of the first CPU
-# mapped to a hardware queue, so a host with a single queue for all CPUs
-# has its tags, request pages (scsi_cmnd pdus), sense buffers and hctx on
-# the node of CPU 0, wherever the device is.  Prints KIND=N,.. or nothing.
-vanilla_queue_nodes() {
-	local sd n
-	sd=$(first_blockdev "$1")
-	[ -n "$sd" ] || return 0
-	[ "$(find /sys/block/"$sd"/mq -mindepth 1 -maxdepth 1 | wc -l)" = 1 ] || return 0
-	n=$(cpu_node_of "$(queue_cpus /sys/block/"$sd"/mq/0 | sort -n | head -n 1)")
-	echo "tags=$n,rq_page=$n,sense=$n,hctx=$n"
+	echo "${out%;}"
 }
 
 # Distance between nodes $1 and $2, per the topology (QEMU's defaults: 10
@@ -302,7 +266,9 @@ mem_nodes() {
 }
 
 # Extra placement.py arguments for objects expected on node $1: when that
-# node has no memory, any node with memory is the allocator's clean fallback.
+# node has no memory, any node with memory is the allocator's clean
+# fallback; TOPO_JUDGE_QUEUES=1: every queue on one node of its present
+# CPUs' nodes on every kernel (placement.py's (a) and (b)).
 node_accept_args() {
 	[ "${TOPO_NODE_MEM_MB[$1]:-1}" = 0 ] && echo "--accept-nodes $(mem_nodes)"
 	[ "${TOPO_JUDGE_QUEUES:-0}" = 1 ] && echo "--judge-queues"
@@ -310,8 +276,8 @@ node_accept_args() {
 }
 
 # placement_hbas RECORDS CONTEXT: judge every HBA host of the topology
-# against TOPO_HOST_NODE (and its queues' CPU nodes); the device must be on
-# TOPO_DEV_NODE.
+# against TOPO_HOST_NODE, its queues against its queue map; the device
+# must be on TOPO_DEV_NODE.
 placement_hbas() {
 	local name h rc=0
 	for name in $TOPO_HBAS; do
@@ -319,9 +285,8 @@ placement_hbas() {
 		[ -n "$h" ] || { echo "FAIL: no SCSI host of $name with a disk"; rc=1; continue; }
 		for h in $h; do
 			# shellcheck disable=SC2046
-			placement_check "$1" "$2" "$TOPO_HOST_NODE" "$(vanilla_queue_nodes "$h")" --hostno "$h" \
-				--dev-node "$TOPO_DEV_NODE" \
-				--hctx-nodes "$(hctx_nodes "$h" "$TOPO_HOST_NODE")" \
+			placement_check "$1" "$2" "$TOPO_HOST_NODE" --hostno "$h" \
+				--dev-node "$TOPO_DEV_NODE" --queue-map "$(queue_map "$h")" \
 				$(node_accept_args "$TOPO_HOST_NODE") \
 				--require "$REQUIRED_KINDS,hostdata" || rc=1
 		done
