@@ -97,9 +97,13 @@
  *       "other": to none of the listed objects.
  *   window <n> summary reads <r> writes <w> local <l> remote <x> unmapped <u> io <i> llc_misses <m> remote_misses <rm>
  *       local/remote: accesses with cpu_node ==/!= mem_node (both known).
- *   The same with "window total" (sum of the windows since the last reset)
- *   on "dump" and at exit ("window open" when the guest left a window
- *   open at exit: counted up to the exit), then:
+ *   window <n> vcpu <v> cpu_node <a> mem_node <b> mode kernel|user reads <r> writes <w> llc_misses <m> remote_misses <x>
+ *       the cpu_node lines again, per vCPU (numbered windows and "open"
+ *       only): for each (a, b, mode) they add up to the cpu_node line,
+ *       exactly (one snapshot of the counters at the close).
+ *   The same with "window total" (sum of the windows since the last reset;
+ *   no vcpu lines) on "dump" and at exit ("window open" when the guest left
+ *   a window open at exit: counted up to the exit), then:
  *   hist <start> <end> <count>      (hist=on, hex addresses)
  *   end windows <count>
  */
@@ -166,7 +170,10 @@ static FILE *out;
 static int win_open;			/* read locklessly by every vCPU */
 static unsigned int win_no;
 static pthread_mutex_t ctl_lock = PTHREAD_MUTEX_INITIALIZER;
-static struct counts win_base, total;	/* under ctl_lock */
+static struct counts total;		/* under ctl_lock */
+/* Under ctl_lock: each vCPU's counters at the window's start, and a
+ * snapshot of them at its close. */
+static struct counts *vcpu_base, *vcpu_snap;
 
 static bool llc_on;
 static unsigned int llc_ways, llc_line_shift;
@@ -291,18 +298,18 @@ static void vcpu_mem(unsigned int vcpu, qemu_plugin_meminfo_t info,
 	}
 }
 
-static void sum_counts(struct counts *s)
+/* Copy every vCPU's counters to @s[0..nvcpus). */
+static void snap_counts(struct counts *s)
 {
-	uint64_t *d = (uint64_t *)s;
 	size_t n = sizeof(*s) / sizeof(uint64_t), i;
 	int v;
 
-	memset(s, 0, sizeof(*s));
 	for (v = 0; v < nvcpus; v++) {
-		uint64_t *p = (uint64_t *)&vcpu_counts[v];
+		const uint64_t *p = (const uint64_t *)&vcpu_counts[v];
+		uint64_t *d = (uint64_t *)&s[v];
 
 		for (i = 0; i < n; i++)
-			d[i] += __atomic_load_n(&p[i], __ATOMIC_RELAXED);
+			d[i] = __atomic_load_n(&p[i], __ATOMIC_RELAXED);
 	}
 }
 
@@ -323,6 +330,28 @@ static const char *node_name(int n, char *buf)
 		return "none";
 	sprintf(buf, "%d", n);
 	return buf;
+}
+
+/* The per-vCPU records of one vCPU's counts @c in window @label. */
+static void emit_vcpu(const char *label, int v, const struct counts *c)
+{
+	char b1[16], b2[16];
+	int a, b, k;
+
+	for (a = 0; a < NN; a++)
+		for (b = 0; b < NN; b++)
+			for (k = 1; k >= 0; k--) {
+				uint64_t cr = c->acc[a][b][k][0], cw = c->acc[a][b][k][1];
+				uint64_t cm = c->miss[a][b][k];
+				bool rem = a != b && a != MAX_NODES && b != MAX_NODES;
+
+				if (!cr && !cw && !cm)
+					continue;
+				fprintf(out, "window %s vcpu %d cpu_node %s mem_node %s mode %s reads %"
+					PRIu64 " writes %" PRIu64 " llc_misses %" PRIu64
+					" remote_misses %" PRIu64 "\n", label, v, node_name(a, b1),
+					node_name(b, b2), k ? "kernel" : "user", cr, cw, cm, rem ? cm : 0);
+			}
 }
 
 static void emit(const char *label, const struct counts *c)
@@ -373,21 +402,32 @@ static void emit(const char *label, const struct counts *c)
 	fflush(out);
 }
 
-/* Close the open window (ctl_lock held): its counts go out and into total. */
+/*
+ * Close the open window (ctl_lock held): its counts go out and into total.
+ * The window's counts are the sum of the vCPUs' differences between one
+ * snapshot and their start, so that the vcpu records add up to the rest.
+ */
 static void close_window(const char *label)
 {
-	struct counts *now = malloc(sizeof(*now));
+	struct counts *now = calloc(1, sizeof(*now));
 	char buf[16];
+	int v;
 
 	__atomic_store_n(&win_open, 0, __ATOMIC_SEQ_CST);
-	sum_counts(now);
-	add_counts(now, &win_base, true);
-	add_counts(&total, now, false);
+	snap_counts(vcpu_snap);
 	if (!label) {
 		snprintf(buf, sizeof(buf), "%u", win_no);
 		label = buf;
 	}
+	for (v = 0; v < nvcpus; v++) {
+		add_counts(&vcpu_snap[v], &vcpu_base[v], true);
+		add_counts(now, &vcpu_snap[v], false);
+	}
+	add_counts(&total, now, false);
 	emit(label, now);
+	for (v = 0; v < nvcpus; v++)
+		emit_vcpu(label, v, &vcpu_snap[v]);
+	fflush(out);
 	free(now);
 }
 
@@ -478,7 +518,7 @@ static void vcpu_mark(unsigned int vcpu, void *udata)
 		win_no++;
 		if (objects_path)
 			load_objects();
-		sum_counts(&win_base);
+		snap_counts(vcpu_base);
 		fprintf(out, "# window %u start vcpu %u\n", win_no, vcpu);
 		__atomic_store_n(&win_open, 1, __ATOMIC_SEQ_CST);
 		break;
@@ -794,7 +834,9 @@ QEMU_PLUGIN_EXPORT int qemu_plugin_install(qemu_plugin_id_t id, const qemu_info_
 	if (nvcpus > 1024)
 		nvcpus = 1024;
 	vcpu_counts = aligned_alloc(64, nvcpus * sizeof(*vcpu_counts));
-	if (!vcpu_counts)
+	vcpu_base = calloc(nvcpus, sizeof(*vcpu_base));
+	vcpu_snap = calloc(nvcpus, sizeof(*vcpu_snap));
+	if (!vcpu_counts || !vcpu_base || !vcpu_snap)
 		return -1;
 	memset(vcpu_counts, 0, nvcpus * sizeof(*vcpu_counts));
 
