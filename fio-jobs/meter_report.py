@@ -13,8 +13,14 @@ window is) when run.sh could read them, else fio's read + write total_ios
 (after the ramp).  With the plugin's objects= the kernel remote accesses
 and misses are also split by object kind (the placement inspector's kinds,
 "other" for the rest): keys "obj_acc:<kind>" / "obj_miss:<kind>", table
-fmt_object_table().  Every metric is a mean +- sample stddev over the
-repetitions; the ratio is the label's mean over the baseline's mean.
+fmt_object_table().  The plugin's per-vCPU records split the kernel remote
+accesses and misses by CPU: "submit" = the CPUs fio ran on (manifest column
+cpus), "other" = every other CPU, where the completions run when the
+device's interrupt is elsewhere (keys remote_acc_k_sub/_oth,
+remote_miss_k_sub/_oth; run.sh's irq_cpus gives the device's interrupts,
+keys irq, irq_sub); fmt_split_table() adds the sums over the CPU nodes.
+Every metric is a mean +- sample stddev over the repetitions; the ratio is
+the label's mean over the baseline's mean.
 """
 import math
 import os
@@ -36,6 +42,15 @@ METER_METRICS = [
     ("obj_remote_miss", "SCSI objects remote miss/IO",
      "kernel remote LLC misses on those objects, per I/O"),
 ]
+# The split by CPU (fmt_split_table; report.json).
+METER_SPLIT = [
+    ("remote_acc_k_sub", "kernel remote accesses per I/O by the CPUs fio ran on (submit side)"),
+    ("remote_acc_k_oth", "kernel remote accesses per I/O by every other CPU (completion side)"),
+    ("remote_miss_k_sub", "kernel remote LLC misses per I/O by the CPUs fio ran on"),
+    ("remote_miss_k_oth", "kernel remote LLC misses per I/O by every other CPU"),
+    ("irq", "the device's interrupts per I/O (run.sh FIO_IRQS)"),
+    ("irq_sub", "the device's interrupts per I/O taken by the CPUs fio ran on"),
+]
 # In report.json only.
 METER_EXTRA = [
     ("acc_k", "kernel-mode accesses (any node) per I/O"),
@@ -46,6 +61,7 @@ METER_EXTRA = [
 
 def parse_meter(path):
     """{window number: {"lines": [(cpu, mem, mode, reads, writes, misses, remote_misses)],
+    "vcpus": [(vcpu, cpu, mem, mode, reads, ...)], "objects": {kind: (acc, miss)},
     "summary": {field: int}}} of a snimeter output file; windows "total"/"open"
     are left out.  Raises ValueError on a malformed record."""
     wins = {}
@@ -60,8 +76,16 @@ def parse_meter(path):
                 continue
             if w[0] != "window" or len(w) < 3 or not w[1].isdigit():
                 continue
-            win = wins.setdefault(int(w[1]), {"lines": [], "summary": {}, "objects": {}})
-            if w[2] == "cpu_node":
+            win = wins.setdefault(int(w[1]), {"lines": [], "summary": {}, "objects": {},
+                                              "vcpus": []})
+            if w[2] == "vcpu":
+                if len(w) != 18 or not w[3].isdigit() or w[4] != "cpu_node" or \
+                        w[6] != "mem_node" or w[8] != "mode":
+                    raise ValueError("%s:%d: bad record: %s" % (path, ln, line.strip()))
+                kv = dict(zip(w[10::2], (int(x) for x in w[11::2])))
+                win["vcpus"].append((int(w[3]), w[5], w[7], w[9], kv["reads"], kv["writes"],
+                                     kv["llc_misses"], kv["remote_misses"]))
+            elif w[2] == "cpu_node":
                 if len(w) != 16 or w[4] != "mem_node" or w[6] != "mode":
                     raise ValueError("%s:%d: bad record: %s" % (path, ln, line.strip()))
                 kv = dict(zip(w[8::2], (int(x) for x in w[9::2])))
@@ -107,6 +131,58 @@ def window_counts(win):
     return c
 
 
+def expand_cpus(text):
+    """{0, 1, 4} of a CPU list "0-1,4"."""
+    out = set()
+    for part in text.split(","):
+        if part:
+            lo, _s, hi = part.partition("-")
+            out.update(range(int(lo), int(hi or lo) + 1))
+    return out
+
+
+def split_counts(win, submit, node=None, mode="kernel"):
+    """Remote accesses and remote misses (of @mode) of one window by the
+    vCPUs in @submit and by every other vCPU: {"acc_sub", "acc_oth",
+    "miss_sub", "miss_oth"}, or None when the window has no vcpu records.
+    @node: the submitters' node, if known; a submitting vCPU the meter puts
+    on another node means the guest's CPU numbers are not the vCPU indexes.
+    Raises ValueError then, or when the vcpu records do not add up to the
+    window's cpu_node records (the plugin makes them from one snapshot)."""
+    if not win.get("vcpus"):
+        return None
+    c = {"acc_sub": 0, "acc_oth": 0, "miss_sub": 0, "miss_oth": 0}
+    for v, cpu, mem, md, reads, writes, _misses, rmiss in win["vcpus"]:
+        if node is not None and v in submit and cpu != node:
+            raise ValueError("submitting CPU %d is on node %s by the meter, on node %s by "
+                             "the run: guest CPU numbers are not vCPU indexes" % (v, cpu, node))
+        if md != mode or cpu == mem or "none" in (cpu, mem):
+            continue
+        side = "sub" if v in submit else "oth"
+        c["acc_" + side] += reads + writes
+        c["miss_" + side] += rmiss
+    acc = sum(r + w for cpu, mem, md, r, w, _m, _x in win["lines"]
+              if md == mode and cpu != mem and "none" not in (cpu, mem))
+    miss = sum(x for _c, _m, md, _r, _w, _mm, x in win["lines"] if md == mode)
+    if (acc, miss) != (c["acc_sub"] + c["acc_oth"], c["miss_sub"] + c["miss_oth"]):
+        raise ValueError("vcpu records add up to %d remote accesses / %d misses, the window "
+                         "has %d / %d" % (c["acc_sub"] + c["acc_oth"],
+                                          c["miss_sub"] + c["miss_oth"], acc, miss))
+    return c
+
+
+def parse_irq_cpus(text, submit):
+    """(interrupts, those on CPUs in @submit) of run.sh's irq_cpus
+    ("CPU:count,..." or "0")."""
+    total = sub = 0
+    for part in text.split(","):
+        if ":" in part:
+            cpu, n = part.split(":")
+            total += int(n)
+            sub += int(n) if int(cpu) in submit else 0
+    return total, sub
+
+
 def parse_perf(path):
     """{event: count} of a "perf stat -x," output file; unsupported or
     uncounted events are left out."""
@@ -138,7 +214,9 @@ def run_metrics(run, cache):
     """Per-I/O metrics of one run (a dict of report.py's load()), or {}.
 
     run: "dir" (label directory), "rep", "window" (int or None),
-    "dev_ios" (int or None), "total_ios" (fio), "perf_file" (path or None).
+    "dev_ios" (int or None), "total_ios" (fio), "perf_file" (path or None),
+    "cpu_node", "cpus" (fio's CPU list or None: the vCPUs of cpu_node),
+    "irq_cpus" (or None).
     Raises ValueError when a window is recorded and its counts are missing.
     """
     ios, src = run.get("dev_ios"), "block layer"
@@ -153,7 +231,19 @@ def run_metrics(run, cache):
         wins = cache.get(path)
         if run["window"] not in wins:
             raise ValueError("%s has no window %d (run %s)" % (path, run["window"], run["file"]))
-        raw.update(window_counts(wins[run["window"]]))
+        win = wins[run["window"]]
+        raw.update(window_counts(win))
+        node = run.get("cpu_node")
+        if run.get("cpus"):
+            submit = expand_cpus(run["cpus"])
+        else:
+            submit = {v for v, cpu, *_rest in win.get("vcpus", []) if cpu == node}
+        sp = split_counts(win, submit, node)
+        if sp:
+            raw.update({"remote_acc_k_sub": sp["acc_sub"], "remote_acc_k_oth": sp["acc_oth"],
+                        "remote_miss_k_sub": sp["miss_sub"], "remote_miss_k_oth": sp["miss_oth"]})
+            if run.get("irq_cpus"):
+                raw["irq"], raw["irq_sub"] = parse_irq_cpus(run["irq_cpus"], submit)
     if run.get("perf_file") and os.path.isfile(run["perf_file"]):
         raw.update(parse_perf(run["perf_file"]))
     if not raw or not ios:
@@ -362,6 +452,101 @@ def fmt_summary(rows, baseline):
     return "\n".join(out) + "\n"
 
 
+# The columns of the split table: submit, other, all; accesses then misses.
+SPLIT_COLS = ["remote_acc_k_sub", "remote_acc_k_oth", "remote_acc_k",
+              "remote_miss_k_sub", "remote_miss_k_oth", "remote_miss_k"]
+
+
+def split_groups(rows):
+    """{(target, job, qd, mem): {label: {cpu_node: row}}} of the rows that
+    have the split by CPU; mem is "cpu" when fio's buffers followed the CPU
+    node.  Groups in the order of the rows."""
+    by = {}
+    for r in rows:
+        if not all(k in r["meter"] for k in SPLIT_COLS):
+            continue
+        mem = "cpu" if r["mem_node"] == r["cpu_node"] else r["mem_node"]
+        by.setdefault((r["target"], r["job"], r["qd"], mem), {}).setdefault(
+            r["label"], {})[r["cpu_node"]] = r
+    return by
+
+
+def split_sums(rows, baseline):
+    """(sums, ratios): sums[group, label] = {metric: sum over the CPU nodes of
+    the label's means} for every group whose labels all have the same CPU
+    nodes; ratios[group, label] = {metric: sum / the baseline's sum (None
+    when that is 0)} for the other labels."""
+    sums, ratios = {}, {}
+    for g, labels in split_groups(rows).items():
+        if len({frozenset(byn) for byn in labels.values()}) != 1:
+            continue        # a label lacks a CPU node: no sum to compare
+        for label, byn in labels.items():
+            sums[g, label] = {k: sum(r["meter"][k]["mean"] for r in byn.values())
+                              for k in SPLIT_COLS}
+        base = sums.get((g, baseline))
+        for label in labels:
+            if base and label != baseline:
+                ratios[g, label] = {k: sums[g, label][k] / base[k] if base[k] else None
+                                    for k in SPLIT_COLS}
+    return sums, ratios
+
+
+def fmt_split_table(rows, baseline):
+    """Kernel remote accesses and misses per I/O split into the submitting
+    CPUs and the others, per target, kernel and CPU node, with the sum over
+    the CPU nodes per kernel and its ratio to the baseline's.  Empty when
+    no run has the split."""
+    groups = split_groups(rows)
+    if not groups:
+        return ""
+    sums, ratios = split_sums(rows, baseline)
+
+    def num(n):
+        return (0, int(n)) if n.isdigit() else (1, n)
+
+    head = ["target", "kernel", "CPU node", "remote acc/IO submit", "other", "all",
+            "remote miss/IO submit", "other", "all", "HBA IRQs/IO (on submit CPUs)"]
+    lines = []
+    for g, labels in groups.items():
+        tgt = g[0] if g[1:3] == ("randread-4k", 32) else "%s %s qd%s" % g[:3]
+        if g[3] != "cpu":
+            tgt += " (mem %s)" % g[3]
+        order = sorted(labels, key=lambda l: (l != baseline, l))
+        for label in order:
+            byn = labels[label]
+            for n in sorted(byn, key=num):
+                m = byn[n]["meter"]
+                irq = "-"
+                if m.get("irq") and m["irq"]["mean"]:
+                    irq = "%s (%.0f%%)" % (fmt_num(m["irq"]["mean"]),
+                                           100.0 * m.get("irq_sub", {"mean": 0})["mean"] /
+                                           m["irq"]["mean"])
+                lines.append([tgt, label, n] + [fmt_num(m[k]["mean"]) for k in SPLIT_COLS] + [irq])
+            if (g, label) in sums:
+                lines.append([tgt, label, "sum " + "+".join(sorted(byn, key=num))] +
+                             [fmt_num(sums[g, label][k]) for k in SPLIT_COLS] + [""])
+        for label in order:
+            if (g, label) in ratios:
+                lines.append([tgt, "%s/%s" % (label, baseline), "sum"] +
+                             ["-" if ratios[g, label][k] is None else "x%.3f" % ratios[g, label][k]
+                              for k in SPLIT_COLS] + [""])
+    out = render_table(head, lines, 1)
+    out += ["",
+            "Kernel-mode remote accesses and remote LLC misses per I/O (means over the",
+            "repetitions), split by the vCPU that made them: submit = the CPUs fio ran",
+            "on (all the CPUs of its node), other = every other CPU: the completion",
+            "side when the device's interrupt is on another CPU (its handler, the",
+            "driver's reply walk and tag lookup, blk_mq_complete_request() up to the",
+            "IPI: with rq_affinity=1 the request's completion goes back to the",
+            "submitting CPU, which shares no cache with another vCPU here), but also",
+            "anything else that ran (timers, RCU, kworkers).  all = submit + other.",
+            "sum = the sum over the CPU nodes of the runs (fio on each node in turn:",
+            "balanced load); %s = that sum over %s's." % ("label/" + str(baseline), baseline),
+            "HBA IRQs/IO: the device's interrupts per I/O and the share taken by the",
+            "submitting CPUs (irqs.txt says where each IRQ was)."]
+    return "\n".join(out) + "\n"
+
+
 def fmt_object_table(rows, baseline):
     """Kernel remote accesses and remote LLC misses per I/O by object kind,
     one line per (target, job, qd, CPU node, kind), the labels side by side.
@@ -518,6 +703,12 @@ window 1 io mode kernel reads 5 writes 5
 window 1 object rq_page remote 300 remote_misses 15
 window 1 object other remote 200 remote_misses 8
 window 1 summary reads 509 writes 209 local 150 remote 550 unmapped 0 io 10 llc_misses 35 remote_misses 28
+window 1 vcpu 0 cpu_node 0 mem_node 0 mode kernel reads 100 writes 50 llc_misses 7 remote_misses 0
+window 1 vcpu 0 cpu_node 0 mem_node 1 mode kernel reads 200 writes 100 llc_misses 15 remote_misses 15
+window 1 vcpu 0 cpu_node 0 mem_node 1 mode user reads 40 writes 10 llc_misses 5 remote_misses 5
+window 1 vcpu 1 cpu_node 0 mem_node 1 mode kernel reads 100 writes 0 llc_misses 5 remote_misses 5
+window 1 vcpu 2 cpu_node 1 mem_node 0 mode kernel reads 60 writes 40 llc_misses 3 remote_misses 3
+window 1 vcpu 4 cpu_node none mem_node 1 mode kernel reads 9 writes 9 llc_misses 0 remote_misses 0
 window 2 cpu_node 1 mem_node 1 mode kernel reads 1000 writes 1000 llc_misses 10 remote_misses 0
 window 2 cpu_node 1 mem_node 0 mode kernel reads 10 writes 10 llc_misses 2 remote_misses 2
 window total cpu_node 0 mem_node 1 mode kernel reads 999 writes 999 llc_misses 999 remote_misses 999
@@ -532,7 +723,10 @@ def selftest(stats):
         with open(os.path.join(tmp, "meter-r1.txt"), "w") as f:
             f.write(SELFTEST_METER)
         with open(os.path.join(tmp, "meter-r2.txt"), "w") as f:
-            f.write(SELFTEST_METER.replace("reads 300 writes 100", "reads 500 writes 300"))
+            f.write(SELFTEST_METER.replace("reads 300 writes 100", "reads 500 writes 300")
+                    .replace("reads 200 writes 100", "reads 400 writes 300"))
+        with open(os.path.join(tmp, "meter-r3.txt"), "w") as f:     # vcpus do not add up
+            f.write(SELFTEST_METER.replace("mode kernel reads 100 writes 0", "mode kernel reads 101 writes 0"))
         with open(os.path.join(tmp, "x.perf"), "w") as f:
             f.write("# started on x\n\n123000,,mem_load_l3_miss_retired.remote_dram:k,1,100.00,,\n"
                     "<not supported>,,ocr.x:k,0,0.00,,\n")
@@ -548,6 +742,20 @@ def selftest(stats):
             run_metrics(dict(base, rep=1, window=3, dev_ios=1), cache)
         except ValueError:
             missing = True
+        # the split by CPU: vCPUs 0, 1 on node 0, vCPU 2 on node 1
+        s1 = run_metrics(dict(base, rep=1, window=1, dev_ios=50, cpu_node="0", cpus="0-1",
+                              irq_cpus="2:40,0:10"), cache)
+        s2 = run_metrics(dict(base, rep=1, window=1, dev_ios=50, cpu_node="0", cpus="0"), cache)
+        s3 = run_metrics(dict(base, rep=1, window=1, dev_ios=50, cpu_node="1"), cache)
+        s4 = run_metrics(dict(base, rep=2, window=1, dev_ios=50, cpu_node="0", cpus="0-1"), cache)
+        raised = []
+        for wrong in (dict(base, rep=1, window=1, dev_ios=50, cpu_node="0", cpus="2"),
+                      dict(base, rep=3, window=1, dev_ios=50, cpu_node="0", cpus="0-1")):
+            try:
+                run_metrics(wrong, cache)
+                raised.append(False)
+            except ValueError:
+                raised.append(True)
         checks = [
             # window 1: remote kernel = (300+100) + (60+40) = 500 over 50 block-layer I/Os;
             # "none" nodes are neither local nor remote
@@ -574,6 +782,27 @@ def selftest(stats):
             ("w1 objects remote miss/IO", r1.get("obj_remote_miss"), 15 / 50),
             ("r2 attributed share", r2.get("obj_share"), 500 / 900),
             ("w2 no objects", "obj_share" in r3, False),
+            # submit = vCPUs 0-1: vCPU 2's 100 remote accesses are the other side
+            ("split 0-1 submit acc/IO", s1.get("remote_acc_k_sub"), 400 / 50),
+            ("split 0-1 other acc/IO", s1.get("remote_acc_k_oth"), 100 / 50),
+            ("split 0-1 submit miss/IO", s1.get("remote_miss_k_sub"), 20 / 50),
+            ("split 0-1 other miss/IO", s1.get("remote_miss_k_oth"), 3 / 50),
+            ("split 0-1 irq/IO", s1.get("irq"), 50 / 50),
+            ("split 0-1 irq on submit/IO", s1.get("irq_sub"), 10 / 50),
+            # submit = vCPU 0 only: vCPU 1, on the same node, is the other side
+            ("split 0 submit acc/IO", s2.get("remote_acc_k_sub"), 300 / 50),
+            ("split 0 other acc/IO", s2.get("remote_acc_k_oth"), 200 / 50),
+            ("split 0 other miss/IO", s2.get("remote_miss_k_oth"), (5 + 3) / 50),
+            ("split 0 no irq column", "irq" in s2, False),
+            # no cpus column: the node's vCPUs (vCPU 2 for node 1)
+            ("split node 1 submit acc/IO", s3.get("remote_acc_k_sub"), 100 / 50),
+            ("split node 1 other acc/IO", s3.get("remote_acc_k_oth"), 400 / 50),
+            ("split r2 submit acc/IO", s4.get("remote_acc_k_sub"), 800 / 50),
+            ("split submit + other = all", s1["remote_acc_k_sub"] + s1["remote_acc_k_oth"],
+             r1["remote_acc_k"]),
+            ("split: submit CPU on another node raises", raised[0], True),
+            ("split: vcpus not adding up raises", raised[1], True),
+            ("w2 no split (no vcpu records)", "remote_acc_k_sub" in r3, False),
             ("ci95 n=2", ci95([10.0, 12.0], stats), 12.706205 * math.sqrt(2) / math.sqrt(2)),
             ("ci95 n=5", ci95([1.0, 2.0, 3.0, 4.0, 5.0], stats),
              2.776445 * math.sqrt(2.5) / math.sqrt(5)),
@@ -595,6 +824,29 @@ def selftest(stats):
             ("patched mean", p["mean"], (0.4 + 0.8) / 2),
             ("ratio patched/vanilla", p["ratio"], 0.6 / 14),
             ("baseline ratio", v["ratio"] is None, True),
+        ]
+        # sums over the CPU nodes and their ratio
+        vals = {("vanilla", "0"): [10, 2, 12, 1.0, 0.5, 1.5], ("vanilla", "1"): [4, 6, 10, 0.2, 0.3, 0.5],
+                ("patched", "0"): [14, 2, 16, 1.2, 0.4, 1.6], ("patched", "1"): [2, 4, 6, 0.1, 0.2, 0.3]}
+        srows = [{"target": t, "job": "randread-4k", "qd": 32, "cpu_node": n, "mem_node": n,
+                  "label": l, "meter": {k: {"mean": v} for k, v in zip(SPLIT_COLS, vs)}}
+                 for t in ("hba", "half") for (l, n), vs in vals.items()
+                 if not (t == "half" and (l, n) == ("patched", "1"))]
+        sums, ratios = split_sums(srows, "vanilla")
+        g = ("hba", "randread-4k", 32, "cpu")
+        stab = fmt_split_table(srows, "vanilla")
+        checks += [
+            ("sum vanilla acc all", sums[g, "vanilla"]["remote_acc_k"], 22),
+            ("sum patched acc submit", sums[g, "patched"]["remote_acc_k_sub"], 16),
+            ("sum patched miss all", sums[g, "patched"]["remote_miss_k"], 1.9),
+            ("ratio acc all", ratios[g, "patched"]["remote_acc_k"], 1.0),
+            ("ratio acc other", ratios[g, "patched"]["remote_acc_k_oth"], 0.75),
+            ("ratio miss all", ratios[g, "patched"]["remote_miss_k"], 1.9 / 2.0),
+            ("no sum without every node", (("half", "randread-4k", 32, "cpu"), "vanilla") in sums,
+             False),
+            ("split table ratio line",
+             sum(1 for ln in stab.splitlines() if ln.startswith("hba ") and "patched/vanilla" in ln
+                 and "x0.750" in ln and "x0.950" in ln), 1),
         ]
         otab = fmt_object_table(rows, "vanilla")
         checks += [

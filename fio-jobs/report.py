@@ -245,7 +245,7 @@ def load(dirs):
     """{(target, job, qd, cpu_node, mem_node): {label: [run, ..]}}
 
     manifest.tsv: label job qd cpu_node mem_node rep file [target window
-    dev_ios] (the last three from newer run.sh; "-" = none)."""
+    dev_ios [cpus irq_cpus]] (the last ones from newer run.sh; "-" = none)."""
     runs = {}   # json path -> (key, label, rep, extra); a repeated run overrides
     for d in dirs:
         found = manifests(d)
@@ -255,14 +255,17 @@ def load(dirs):
             with open(m) as f:
                 for line in f:
                     cols = line.rstrip("\n").split("\t")
-                    if len(cols) not in (7, 10) or cols[0] == "label":
+                    if len(cols) not in (7, 10, 12) or cols[0] == "label":
                         continue
-                    cols += ["-"] * (10 - len(cols))
-                    label, job, qd, cpu, mem, rep, name, target, win, dios = cols
+                    cols += ["-"] * (12 - len(cols))
+                    label, job, qd, cpu, mem, rep, name, target, win, dios, cpus, irqc = cols
                     path = os.path.realpath(os.path.join(os.path.dirname(m), name))
                     extra = {"dir": os.path.dirname(m), "file": name,
                              "window": int(win) if win.isdigit() else None,
                              "dev_ios": int(dios) if dios.isdigit() else None,
+                             "cpu_node": cpu,
+                             "cpus": None if cpus == "-" else cpus,
+                             "irq_cpus": None if irqc == "-" else irqc,
                              "perf_file": path[:-len(".json")] + ".perf"
                              if path.endswith(".json") else None}
                     runs[path] = ((target, job, int(qd), cpu, mem), label, int(rep), extra)
@@ -505,6 +508,9 @@ def main():
     mtable = meter_report.fmt_meter_table(rows, baseline, args.meter_llc) if have_meter else ""
     otable = meter_report.fmt_object_table(rows, baseline) if have_meter else ""
     stable = meter_report.fmt_summary(rows, baseline) if have_meter else ""
+    split = meter_report.fmt_split_table(rows, baseline) if have_meter else ""
+    if split:
+        stable += "\nSubmit vs other CPUs, and the sum over the CPU nodes\n\n" + split
     if stable:
         mtable = "Summary\n\n" + stable + "\n" + mtable
     if otable:
@@ -531,7 +537,7 @@ def main():
                        "ratio_ci95": "95% confidence interval [lo, hi] of ratio (delta "
                                      "method on log(ratio), Welch-Satterthwaite df)",
                        "meter": dict([(k, d) for k, _t, d in meter_report.METER_METRICS] +
-                                     meter_report.METER_EXTRA +
+                                     meter_report.METER_SPLIT + meter_report.METER_EXTRA +
                                      [("ratio", "mean / the baseline's mean"),
                                       ("per I/O", "count in the run's window / I/O requests "
                                        "of the window (block layer), else fio total_ios")]),

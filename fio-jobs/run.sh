@@ -35,6 +35,9 @@
 #                  with addresses=1) to this file, which the meter reads at
 #                  the window's start to attribute remote accesses to
 #                  object kinds                                  [none]
+#   FIO_IRQS       IRQ numbers (the device's): each run's interrupts of
+#                  these per CPU go to the manifest's irq_cpus column
+#                  ("CPU:count,..." of the CPUs that took any)    [none]
 #   FIO_PERF       1: bare metal, wrap each fio run in "perf stat -a" with
 #                  the kernel-mode remote-DRAM events of this CPU (README);
 #                  <file>.perf next to the JSON                  [0]
@@ -68,6 +71,8 @@ FIO_TARGET=${FIO_TARGET:-}
 FIO_METER=${FIO_METER:-}
 FIO_METER_SEQ=${FIO_METER_SEQ:-$OUTDIR/meter-windows}
 FIO_PERF=${FIO_PERF:-0}
+FIO_IRQS=${FIO_IRQS:-}
+[[ $FIO_IRQS =~ ^[0-9\ ]*$ ]] || die "FIO_IRQS '$FIO_IRQS': IRQ numbers"
 [ -z "$FIO_TARGET" ] || [[ $FIO_TARGET =~ ^[A-Za-z0-9.+-][A-Za-z0-9._+-]*$ ]] ||
 	die "FIO_TARGET '$FIO_TARGET': use letters, digits, . _ + - only"
 if [ -n "$FIO_METER" ]; then
@@ -193,15 +198,16 @@ FIO_METER_SEQ=$(abspath "$FIO_METER_SEQ")
 ADEVS=""
 for d in "${devlist[@]}"; do ADEVS+="${ADEVS:+:}$(abspath "$d")"; done
 MANIFEST=$DEST/manifest.tsv
-# target, window (meter window number), dev_ios (see dev_ios()): "-" if none.
-[ -s "$MANIFEST" ] || printf 'label\tjob\tqd\tcpu_node\tmem_node\trep\tfile\ttarget\twindow\tdev_ios\n' >"$MANIFEST"
+# target, window (meter window number), dev_ios (see dev_ios()), cpus (the
+# CPUs fio ran on), irq_cpus (see irq_delta()): "-" if none.
+[ -s "$MANIFEST" ] || printf 'label\tjob\tqd\tcpu_node\tmem_node\trep\tfile\ttarget\twindow\tdev_ios\tcpus\tirq_cpus\n' >"$MANIFEST"
 # A short record of what was run, for whoever reads the results later.
 {
 	echo "# $(date -Is) run.sh $*"
 	echo "kernel=$(uname -r) fio=$(fio --version) numa=$HAVE_NUMA mempolicy=$USE_MEMPOL"
 	echo "jobs='$FIO_JOBS' qds='$FIO_QDS' cpu_nodes='$FIO_CPU_NODES' mem_node='${FIO_MEM_NODE:-=cpu}'" \
 		"numjobs=$FIO_NUMJOBS reps=$FIO_REP_START+$FIO_REPEAT runtime=$FIO_RUNTIME ramp=$FIO_RAMP size=$FIO_SIZE"
-	echo "target='${FIO_TARGET:--}' devices='$DEVS' meter='${FIO_METER:-off}' perf='${PERF_EVENTS:-off}'"
+	echo "target='${FIO_TARGET:--}' devices='$DEVS' meter='${FIO_METER:-off}' perf='${PERF_EVENTS:-off}' irqs='${FIO_IRQS:--}'"
 } >>"$DEST/run-info.txt"
 
 # I/O requests completed by the devices (reads + writes, /sys/block/X/stat
@@ -217,6 +223,22 @@ dev_ios() {
 		sum=$((sum + f[0] + f[4]))
 	done
 	echo "$sum"
+}
+
+# irq_counts: "CPU:count ..." of the FIO_IRQS interrupts so far, summed
+# per CPU (/proc/interrupts: one column per online CPU).
+irq_counts() {
+	awk -v irqs=" $FIO_IRQS " 'NR == 1 { for (i = 1; i <= NF; i++) cpu[i] = substr($i, 4); n = NF; next }
+		{ q = $1; sub(":", "", q); if (index(irqs, " " q " ")) for (i = 1; i <= n; i++) c[i] += $(i + 1) }
+		END { for (i = 1; i <= n; i++) printf "%s:%d ", cpu[i], c[i] }' /proc/interrupts
+}
+# irq_delta BEFORE AFTER: "CPU:count,..." of the CPUs whose count grew, "0"
+# when none did.
+irq_delta() {
+	awk -v a="$1" -v b="$2" 'BEGIN { n = split(a, x, " "); split(b, y, " ")
+		for (i = 1; i <= n; i++) { split(x[i], p, ":"); split(y[i], q, ":")
+			if (q[2] > p[2]) s = s (s ? "," : "") p[1] ":" q[2] - p[2] }
+		print s ? s : "0" }'
 }
 
 # Bare metal: the kernel-mode remote-DRAM events of this CPU that perf knows
@@ -263,6 +285,8 @@ for ((r = FIO_REP_START; r <= last; r++)); do
 				[ -n "$PERF_EVENTS" ] && perf=(perf stat -a "-x," -o "$DEST/$base.perf" -e "$PERF_EVENTS" --)
 				win=-
 				ios0=$(dev_ios)
+				irq0=""
+				[ -n "$FIO_IRQS" ] && irq0=$(irq_counts)
 				if [ -n "$FIO_METER" ]; then
 					[ -n "${FIO_METER_OBJECTS:-}" ] && meter_objects "$FIO_METER_OBJECTS"
 					win=$(( $(cat "$FIO_METER_SEQ" 2>/dev/null || echo 0) + 1 ))
@@ -287,6 +311,8 @@ for ((r = FIO_REP_START; r <= last; r++)); do
 				[ -n "$FIO_METER" ] && "$FIO_METER" stop
 				rm -f "$DEST"/*.prerun.txt "$DEST"/*.postrun.txt
 				ios1=$(dev_ios)
+				irqd=-
+				[ -n "$FIO_IRQS" ] && irqd=$(irq_delta "$irq0" "$(irq_counts)")
 				if [ "$rc" != 0 ]; then
 					echo "run.sh: fio failed for $base; stderr ($DEST/$base.log):" >&2
 					tail -n 20 "$DEST/$base.log" >&2
@@ -296,8 +322,9 @@ for ((r = FIO_REP_START; r <= last; r++)); do
 				[ -s "$DEST/$base.log" ] || rm -f "$DEST/$base.log"   # keep only useful logs
 				dios=-
 				[ "$ios0" != - ] && [ "$ios1" != - ] && dios=$((ios1 - ios0))
-				printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$LABEL" "$job" "$qd" \
-					"$node" "$memrec" "$r" "$base.json" "${FIO_TARGET:--}" "$win" "$dios" >>"$MANIFEST"
+				printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$LABEL" "$job" "$qd" \
+					"$node" "$memrec" "$r" "$base.json" "${FIO_TARGET:--}" "$win" "$dios" \
+					"$cpus" "$irqd" >>"$MANIFEST"
 			done
 		done
 	done
