@@ -6,14 +6,19 @@
 # root = the host's / over 9p read-only, init = kat/guest-init, which runs
 # kat/kat.c pinned to CPU 0 (node 0): window 1 = N loads from a node-1
 # buffer, window 2 = N loads from a node-0 buffer, window 3 = N stores to
-# the node-1 buffer.  The plugin (with a 1 MiB/16-way/64 B LLC per node)
-# writes build/qemu-plugin/kat/run/meter.txt; this script checks the
-# user-mode counts of cpu_node 0 against the known answers:
+# the node-1 buffer, window 4 = N loads from the node-1 buffer by CPU 0 and
+# N/2 loads from the node-0 buffer by a thread on CPU 2 (node 1).  The
+# plugin (with a 1 MiB/16-way/64 B LLC per node) writes
+# build/qemu-plugin/kat/run/meter.txt; this script checks the user-mode
+# counts against the known answers:
 #   w1 0->1 reads = N, w2 0->0 reads = N, w3 0->1 writes = N,
 #   w1 0->1 remote_misses = w3 0->1 remote_misses = w2 0->0 llc_misses = N*8/64
 #   (the 8N-byte sweeps stream through a cache 8x smaller), and, in each
 #   window, the other user-mode pair/direction of cpu_node 0 <= tolerance;
-#   window 4 (guest-init: snimeter-mark start; dump; stop) exists,
+#   w4 per vCPU: vcpu 0 0->1 reads = N, vcpu 2 1->0 reads = N/2, vcpus 1
+#   and 3 <= tolerance, and fio-jobs/meter_report.py's split with fio's
+#   CPUs = 0-1 (node 0) puts N on the submit side, N/2 on the other;
+#   window 5 (guest-init: snimeter-mark start; dump; stop) exists,
 # tolerance = N/1000 + 64.  Then it boots the same guest without the plugin
 # for the baseline time and prints the slowdown.  Exit 0 when every check
 # passes, 1 when one fails, 2 on a setup error.
@@ -72,6 +77,19 @@ grep -q '^kat-guest: kat exit status 0' "$run/meter.console" ||
 	die "the guest program failed (see $run/meter.console)"
 [ -s "$run/meter.txt" ] || die "no plugin output $run/meter.txt"
 
+# vget WINDOW VCPU CPU_NODE MEM_NODE MODE FIELD: a per-vCPU record's field
+vget() {
+	awk -v w="$1" -v v="$2" -v a="$3" -v b="$4" -v m="$5" -v f="$6" '
+		$1 == "window" && $2 == w && $3 == "vcpu" && $4 == v && $6 == a && $8 == b && $10 == m {
+			for (i = 11; i < NF; i += 2) if ($i == f) x = $(i + 1) }
+		END { print x + 0 }' "$run/meter.txt"
+}
+# vsum WINDOW VCPU MODE: reads + writes of every record of a vCPU
+vsum() {
+	awk -v w="$1" -v v="$2" -v m="$3" '
+		$1 == "window" && $2 == w && $3 == "vcpu" && $4 == v && $10 == m { x += $12 + $14 }
+		END { print x + 0 }' "$run/meter.txt"
+}
 # get WINDOW CPU_NODE MEM_NODE MODE FIELD
 get() {
 	awk -v w="$1" -v a="$2" -v b="$3" -v m="$4" -v f="$5" '
@@ -107,12 +125,30 @@ check "w3 user cpu0->mem1 writes" "$n" "$(get 3 0 1 user writes)"
 check "w3 user cpu0->mem1 reads" 0 "$(get 3 0 1 user reads)" max
 check "w3 user cpu0->mem0 reads+writes" 0 $(($(get 3 0 0 user reads) + $(get 3 0 0 user writes))) max
 check "w3 user cpu0->mem1 remote_misses" "$lines" "$(get 3 0 1 user remote_misses)"
-w4=$(awk '$1 == "window" && $2 == 4 && $3 == "summary" { print $5 + $7 }' "$run/meter.txt")
-if grep -q '^kat-guest: snimeter-mark ok' "$run/meter.console" && [ "${w4:-0}" -gt 0 ] &&
+half=$((n / 2))
+check "w4 vcpu 0 user 0->1 reads" "$n" "$(vget 4 0 0 1 user reads)"
+check "w4 vcpu 2 user 1->0 reads (not the marker)" "$half" "$(vget 4 2 1 0 user reads)"
+check "w4 vcpu 2 user 1->1 reads+writes" 0 $(($(vget 4 2 1 1 user reads) + $(vget 4 2 1 1 user writes))) max
+check "w4 vcpu 1 user reads+writes" 0 "$(vsum 4 1 user)" max
+check "w4 vcpu 3 user reads+writes" 0 "$(vsum 4 3 user)" max
+check "w4 user cpu_node 1->0 reads (node record)" "$half" "$(get 4 1 0 user reads)"
+# The report's split (what the comparison tables use), fio on CPUs 0-1.
+split=$(python3 - "$top/fio-jobs" "$run/meter.txt" <<'EOF'
+import sys
+sys.path.insert(0, sys.argv[1])
+import meter_report
+c = meter_report.split_counts(meter_report.parse_meter(sys.argv[2])[4], {0, 1}, "0", "user")
+print(c["acc_sub"], c["acc_oth"]) if c else print("0 0")
+EOF
+) || split="0 0"
+check "w4 report split: submit CPUs 0-1, remote" "$n" "${split% *}"
+check "w4 report split: other CPUs, remote" "$half" "${split#* }"
+w5=$(awk '$1 == "window" && $2 == 5 && $3 == "summary" { print $5 + $7 }' "$run/meter.txt")
+if grep -q '^kat-guest: snimeter-mark ok' "$run/meter.console" && [ "${w5:-0}" -gt 0 ] &&
 	grep -q '^# dump' "$run/meter.txt"; then
-	echo "kat: ok   w4 snimeter-mark start/dump/stop from the guest shell: $w4 accesses"
+	echo "kat: ok   w5 snimeter-mark start/dump/stop from the guest shell: $w5 accesses"
 else
-	echo "kat: FAIL w4 snimeter-mark start/dump/stop from the guest shell: no window 4 or dump"
+	echo "kat: FAIL w5 snimeter-mark start/dump/stop from the guest shell: no window 5 or dump"
 	fail=1
 fi
 echo "kat: window summaries:"
