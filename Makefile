@@ -10,7 +10,11 @@
 #   make vm K=patched TOPO=cpuless [CASES='1*']   one guest run, TAP on stdout
 #   make compare            the main job: vanilla vs patched, CPUs local vs remote, fio
 #                           IOPS and the meter's remote accesses per I/O (COMPARE_REPS, FIO_*)
-#   make tree / make export the kernel git tree <-> patches/
+#   make tree / make export the kernel git tree <-> patches/; make export
+#                           POSTER="Name <addr>" [BASE_COMMIT=<id>] also writes
+#                           the postable series under build/postings/
+#   make check-base         the postings on upstream 7.3.4 without Debian's
+#                           patches (Debian's orig tarball): git am + build
 #   make inspector KDIR=... the inspector alone, against any kernel build dir
 
 H := test/harness
@@ -35,8 +39,10 @@ CHECK_RUNS ?= \
 	patched=numa:memless:01*,10*,20*,30* \
 	patched=numa:hotplug:01*,10*,31* \
 	vanilla=vanilla:hotplug:01*,10* \
-	patched=numa:one-node:01*,10*,30*
-TOPOS := two-node cpuless hotplug memless one-node
+	patched=numa:one-node:01*,10*,30* \
+	patched=numa:four-node:01*,10*,21* \
+	vanilla=vanilla:four-node:01*,10*,21*
+TOPOS := two-node cpuless hotplug memless one-node four-node
 # make check-full: both kernels and the debug kernel, every case, every
 # topology, the long churn.
 FULL_RUNS ?= $(foreach t,$(TOPOS),vanilla=vanilla:$(t) patched=numa:$(t) debug=numa:$(t))
@@ -44,7 +50,7 @@ FULL_RUNS ?= $(foreach t,$(TOPOS),vanilla=vanilla:$(t) patched=numa:$(t) debug=n
 # What a kernel named K must be, for make vm.
 expect = $(if $(filter vanilla,$(1)),vanilla,numa)
 
-.PHONY: all check check-full lint lint-series deps tree export kernels kernels-debug vm compare inspector clean distclean
+.PHONY: all check check-full lint lint-series check-base deps tree export kernels kernels-debug vm compare inspector clean distclean
 .NOTPARALLEL:
 
 all: kernels
@@ -58,8 +64,15 @@ lint:
 tree: deps
 	@$(H)/ktree.sh
 
+# POSTER="Name <addr>" (and BASE_COMMIT=), from the command line or the
+# environment: also the postable series (build/postings/); without it the
+# tracked export is done and the target fails (exit 3).
 export:
 	@$(H)/export.sh
+
+# Not part of make check: ~N min on 2 cores (README).
+check-base:
+	@$(H)/check-base.sh
 
 kernels: tree
 	@$(H)/kbuild.sh vanilla base

@@ -1,7 +1,15 @@
 #!/bin/bash
 # Export the commits base..series of build/linux into patches/ (git
 # format-patch files + series).  Output is stable across exports of the same
-# commits: no commit hashes, no signature, no version numbering noise.
+# commits: no commit hashes, no signature, no version numbering noise.  The
+# tracked files keep the placeholder author "SCSI NUMA project
+# <scsi-numa@localhost>".
+#
+# Then, with POSTER="Name <address>" (make export POSTER=...), the postable
+# series under build/postings/<n>-<name>/ (test/harness/postings.sh): the
+# poster as author and in Signed-off-by, To:/Cc:, base-commit (BASE_COMMIT=
+# the upstream v7.3.4 commit id), cover letters.  Without POSTER it writes
+# no postable file, says so and exits 3 after the tracked export.
 set -euo pipefail
 top=$(cd "$(dirname "$0")/../.." && pwd)
 tree=$top/build/linux
@@ -24,3 +32,11 @@ rm -rf "$tmp"
 echo "export: $(wc -l < "$top/patches/series") patches in patches/"
 # The cover letter, with the figures of the harness's latest output.
 "$top/test/harness/cover-letter.sh"
+# The postable series, only for a named poster.
+if [ -z "${POSTER:-}" ]; then
+	rm -rf "$top/build/postings"
+	echo "export: no POSTER: postable series NOT written (patches/ is exported; it keeps the placeholder author)." >&2
+	echo "export: to write build/postings/: make export POSTER='Your Name <you@example.org>' [BASE_COMMIT=<v7.3.4 commit id>]" >&2
+	exit 3
+fi
+"$top/test/harness/postings.sh" write "$top/build/postings"
