@@ -127,10 +127,22 @@ for ((n = 0; n < ${#names[@]}; n++)); do
 	fi
 	note "git am $name ($(ls "$pdir/$name" | wc -l) patches) on orig: ${alone[$name]}"
 done
-alltip=""
+alltip="" same=""
 if am_on "$origc" "${names[@]}"; then
 	alltip=$(w rev-parse HEAD)
-	note "git am of all postings in order (${names[*]}) on orig: ok"
+	# Together they must change what the series changes (patch-id: the
+	# diff without line numbers, so a different base's offsets do not count).
+	# Only where Debian changes none of the series' files: context lines count.
+	if [ "$nboth" != 0 ]; then
+		same="not compared with base..series (Debian changes $nboth of its files)"
+	elif [ "$(w diff orig "$alltip" | git patch-id --stable | cut -d' ' -f1)" = \
+	     "$(g diff base series | git patch-id --stable | cut -d' ' -f1)" ]; then
+		same="the same change as base..series"
+	else
+		same="NOT the same change as base..series (stale build/postings/? make export POSTER=...)"
+		failures=$((failures + 1))
+	fi
+	note "git am of all postings in order (${names[*]}) on orig: ok, $same"
 else
 	note "git am of all postings in order on orig: FAILED ($(head -3 "$logs/am-${names[-1]}.log" | paste -sd' ' -))"
 	failures=$((failures + 1))
@@ -198,7 +210,7 @@ w checkout -q -f --detach "$origc"
 	for name in "${names[@]}"; do
 		echo "posting $name: git am: ${alone[$name]}; ${built[$name]:-not built}"
 	done
-	echo "all: git am: $([ -n "$alltip" ] && echo ok || echo FAILED); ${built[all]:-not built}"
+	echo "all: git am: $([ -n "$alltip" ] && echo "ok, $same" || echo FAILED); ${built[all]:-not built}"
 	echo "failures: $failures"
 	echo "elapsed: $(( $(date +%s) - start )) s"
 } > "$d/result"
