@@ -25,6 +25,12 @@
 #                shift=5 (a 31-MIPS guest CPU) keeps the I/Os of a metered
 #                window, and so the meter's time, 4 times below shift=3's.
 # COMPARE_TARGETS  (scsi_debug megaraid_sas ahci virtio_scsi)
+# COMPARE_IRQ    where the HBAs' interrupts are (test/harness/guest-compare):
+#                device = on the device node's CPUs, as irqbalance keeps
+#                them on a server (managed IRQs stay where the kernel put
+#                them); kernel = where the guest kernel put them  [device]
+#                Recorded per IRQ in irqs.txt; the meter's split table
+#                gives each run's interrupts and their share on fio's CPUs.
 # COMPARE_HBA_JOBS / COMPARE_HBA_QDS  jobs / queue depths on the HBA disks
 #                (randread-4k / 32; scsi_debug gets FIO_JOBS x FIO_QDS)
 # and the FIO_* settings of fio-jobs/run.sh (FIO_JOBS, FIO_QDS, FIO_RUNTIME,
@@ -45,6 +51,8 @@ icount=${COMPARE_ICOUNT:-shift=5}
 [[ $icount =~ ^(0|shift=[0-9]+(,(align|sleep)=(on|off))*)$ ]] ||
 	{ echo "compare: COMPARE_ICOUNT='$icount': shift=N[,sleep=on|off] or 0" >&2; exit 2; }
 [ "$icount" = 0 ] && icount=""
+irqmode=${COMPARE_IRQ:-device}
+case $irqmode in device|kernel) ;; *) echo "compare: COMPARE_IRQ='$irqmode': device or kernel" >&2; exit 2 ;; esac
 mark=$top/build/qemu-plugin/snimeter-mark
 if [ -n "$meter" ]; then
 	make -s -C "$top/qemu-plugin" >/dev/null || { echo "compare: cannot build the meter (qemu-plugin/)" >&2; exit 1; }
@@ -63,6 +71,7 @@ mkdir -p "$out"
 	for v in COMPARE_TARGETS COMPARE_HBA_JOBS COMPARE_HBA_QDS; do
 		[ -n "${!v:-}" ] && printf '%s=%q\n' "$v" "${!v}"
 	done
+	printf 'COMPARE_IRQ=%q\n' "$irqmode"
 	[ -n "$meter" ] && printf 'COMPARE_METER_MARK=%q\n' "$mark"
 } > "$out/fio.env"
 
@@ -84,6 +93,8 @@ for ((r = 1; r <= reps; r++)); do
 		[ -f "$out/$k/manifest.tsv" ] || head -n 1 "$src/manifest.tsv" > "$out/$k/manifest.tsv"
 		tail -n +2 "$src/manifest.tsv" >> "$out/$k/manifest.tsv"
 		cp "$src/run-info.txt" "$out/$k/run-info-r$r.txt" 2>/dev/null || true
+		cp "$src/irqs-r$r.txt" "$out/$k/" ||
+			{ echo "compare: the $k guest recorded no IRQ placement ($src/irqs-r$r.txt)" >&2; exit 1; }
 		if [ -n "$meter" ]; then
 			m=$top/build/runs/compare-$k/out/meter.txt
 			want=$(cat "$top/build/runs/compare-$k/out/meter-windows" 2>/dev/null || echo 0)
@@ -97,6 +108,15 @@ for ((r = 1; r <= reps; r++)); do
 	done
 done
 echo "# compare: guests done in $(( $(date +%s) - t0 ))s"
+# Where every HBA's IRQs were, per kernel and repetition (guest-compare).
+{
+	echo "# COMPARE_IRQ=$irqmode: the HBAs' IRQs per kernel and repetition (test/harness/guest-compare)"
+	head -n 2 "$out/vanilla/irqs-r1.txt" | tail -n 1
+	for f in "$out"/*/irqs-r*.txt; do tail -n +3 "$f"; done
+} | awk -F'\t' '/^#/ { print; next } { n++; for (i = 1; i <= NF; i++) { c[n, i] = $i
+		if (length($i) > w[i]) w[i] = length($i) } if (NF > nf) nf = NF }
+	END { for (r = 1; r <= n; r++) { s = ""; for (i = 1; i <= nf; i++)
+		s = s sprintf(i < nf ? "%-" w[i] "s  " : "%s", c[r, i]); print s } }' > "$out/irqs.txt"
 margs=()
 [ -n "$meter" ] && margs=(--meter-text "$out/meter.txt" --meter-summary "$out/meter-summary.txt"
 	--meter-png "$out/meter.png" --meter-llc "$meter")
@@ -113,3 +133,6 @@ if [ -s "$out/meter-summary.txt" ]; then
 	echo "# compare: summary for the cover letter ($out/meter-summary.txt; full tables: $out/report.txt)"
 	cat "$out/meter-summary.txt"
 fi
+echo
+echo "# compare: the HBAs' interrupts ($out/irqs.txt)"
+cat "$out/irqs.txt"
