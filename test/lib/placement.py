@@ -312,6 +312,16 @@ def main():
     return 1 if errors else 0
 
 
+def evidence_of(lst):
+    """One object of each kind on each node, with how many more there are:
+    "hctx 0:0:0/hctx0 on 1 (+1 more)"."""
+    seen = collections.OrderedDict()
+    for o in sorted(lst, key=lambda o: (o['node'], o['kind'])):
+        seen.setdefault((o['node'], o['kind']), []).append(o)
+    return [f'{k} {g[0]["id"]} on {n}' + (f' (+{len(g) - 1} more)' if len(g) > 1 else '')
+            for (n, k), g in seen.items()]
+
+
 def judge_queues(a, queues, h, name, objs, rows):
     """One line per queue of host h; the failures of (a), (b), (c) or of
     vanilla's rule the judge asks for."""
@@ -327,9 +337,7 @@ def judge_queues(a, queues, h, name, objs, rows):
         cand = queues.cpu_nodes(q)
         what = (f'host{h} {name} queue {q} (CPUs {",".join(map(str, cpus)) or "none"}, '
                 f'nodes {",".join(map(str, cand))})')
-        evidence = ', '.join(f'{o["kind"]} {o["id"]} on {o["node"]}' for o in
-                             sorted(lst, key=lambda o: (o['node'], o['kind']))[:6])
-        evidence += f' ({len(lst)} objects)' if len(lst) > 6 else ''
+        evidence = ', '.join(evidence_of(lst))
         if not lst:
             if cpus:
                 errors.append(f'{what}: no object of this queue measured')
