@@ -5,9 +5,9 @@
 # 1. The base: Debian's linux_7.3.4.orig.tar.xz (korig.sh; KORIG_TARBALL=
 #    for another tarball), unpacked once into build/check-base/tree, a git
 #    repository of its own (tag "orig"), never build/linux.
-# 2. What differs: Debian's tree (tag "base" of build/linux, fetched as tag
-#    "debian") against "orig", file by file: debian-vs-orig.txt, and which
-#    of those files the series touches.
+# 2. What differs: Debian's tree (tag "base" of build/linux) against
+#    "orig", file by file: debian-vs-orig.txt, and which of those files the
+#    series touches.
 # 3. Each posting (postings.sh groups; the files of build/postings/ when
 #    make export POSTER=... wrote them for the current series, else the
 #    series' own commits) is applied with git am on "orig" alone -- on the
@@ -62,12 +62,17 @@ if [ "$(cat "$d/tree.source" 2>/dev/null)" != "$source_line" ] || [ ! -d "$wt/.g
 	w -c core.hooksPath=/dev/null commit -q -m "orig: $(make -s -C "$wt" kernelversion 2>/dev/null) ($source_line)"
 	w tag orig
 	echo "$source_line" > "$d/tree.source"
+	note "orig tree ready ($(( $(date +%s) - start )) s)"
 fi
 origc=$(w rev-parse orig)
 
 # --- 2. Debian's tree against the orig tarball ---------------------------------
-w fetch -q --no-tags "$tree" +refs/tags/base:refs/tags/debian
-w diff --no-renames --name-status orig debian > "$d/debian-vs-orig.txt"
+# build/linux's objects are borrowed (objects/info/alternates), not copied:
+# the two trees share almost every blob but no commit, so a fetch would
+# copy the whole tree.
+echo "$tree/.git/objects" > "$wt/.git/objects/info/alternates"
+debc=$(g rev-parse base)
+w diff --no-renames --name-status orig "$debc" > "$d/debian-vs-orig.txt"
 ndiff=$(wc -l < "$d/debian-vs-orig.txt")
 g diff --name-only base series > "$d/series-files.txt"
 cut -f2 "$d/debian-vs-orig.txt" | grep -xF -f "$d/series-files.txt" > "$d/series-files-debian-changed.txt" || true
@@ -190,7 +195,15 @@ build() {
 }
 declare -A built=()
 note "config: $cfgname; -j$jobs, nice -n 15"
-if [ -n "$alltip" ]; then build all "$alltip"; built[all]=$built_msg; fi
+if [ -n "$alltip" ]; then
+	build all "$alltip"
+	# Which of the series' .c files this config compiles at all.
+	missing=$(grep '\.c$' "$d/series-files.txt" | while read -r f; do
+		[ -f "$obj/${f%.c}.o" ] || echo "$f"; done | paste -sd' ' -)
+	[ -z "$missing" ] || built_msg="$built_msg; not in this config: $missing"
+	built[all]=$built_msg
+	note "objects: $(grep -c '\.c$' "$d/series-files.txt") .c files changed${missing:+, not built: $missing}"
+fi
 if [ "${CHECK_BASE_ALONE:-1}" = 1 ]; then
 	for name in "${names[@]}"; do
 		[ -n "${tip[$name]:-}" ] || continue
