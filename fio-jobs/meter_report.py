@@ -471,35 +471,67 @@ def split_groups(rows):
     return by
 
 
-def split_sums(rows, baseline):
-    """(sums, ratios): sums[group, label] = {metric: sum over the CPU nodes of
-    the label's means} for every group whose labels all have the same CPU
-    nodes; ratios[group, label] = {metric: sum / the baseline's sum (None
-    when that is 0)} for the other labels."""
-    sums, ratios = {}, {}
+def split_sums(rows, baseline, stats=None):
+    """(sums, ratios, spread): sums[group, label] = {metric: sum over the
+    CPU nodes of the label's means} for every group whose labels all have
+    the same CPU nodes; ratios[group, label] = {metric: sum / the
+    baseline's sum (None when that is 0)} for the other labels.  With
+    @stats (report.py's STATS) and the same number of repetitions on every
+    node, the sum of each repetition (its runs on every node: one guest)
+    gives spread[group, label] = {metric: (stddev of those sums, 95% CI
+    (lo, hi) of the ratio to the baseline or None)}."""
+    sums, ratios, spread, per_rep = {}, {}, {}, {}
     for g, labels in split_groups(rows).items():
         if len({frozenset(byn) for byn in labels.values()}) != 1:
             continue        # a label lacks a CPU node: no sum to compare
         for label, byn in labels.items():
             sums[g, label] = {k: sum(r["meter"][k]["mean"] for r in byn.values())
                               for k in SPLIT_COLS}
+            vals = [[r["meter"][k].get("values") for r in byn.values()] for k in SPLIT_COLS]
+            if stats and all(v and len(v) == len(vs[0]) for vs in vals for v in vs):
+                per_rep[g, label] = {k: [sum(x) for x in zip(*vs)]
+                                     for k, vs in zip(SPLIT_COLS, vals)}
         base = sums.get((g, baseline))
         for label in labels:
             if base and label != baseline:
                 ratios[g, label] = {k: sums[g, label][k] / base[k] if base[k] else None
                                     for k in SPLIT_COLS}
-    return sums, ratios
+            if (g, label) in per_rep:
+                bv = per_rep.get((g, baseline))
+                spread[g, label] = {}
+                for k, xs in per_rep[g, label].items():
+                    ci = None
+                    if bv and label != baseline and "ratio_ci95" in stats:
+                        rc = stats["ratio_ci95"](bv[k], xs)
+                        ci = rc[1:] if rc else None
+                    spread[g, label][k] = (stats["stddev"](xs), ci)
+    return sums, ratios, spread
 
 
-def fmt_split_table(rows, baseline):
+def fmt_split_table(rows, baseline, stats=None):
     """Kernel remote accesses and misses per I/O split into the submitting
     CPUs and the others, per target, kernel and CPU node, with the sum over
-    the CPU nodes per kernel and its ratio to the baseline's.  Empty when
-    no run has the split."""
+    the CPU nodes per kernel and its ratio to the baseline's; with @stats
+    the "all" columns of those get the stddev / 95% CI over the
+    repetitions.  Empty when no run has the split."""
     groups = split_groups(rows)
     if not groups:
         return ""
-    sums, ratios = split_sums(rows, baseline)
+    sums, ratios, spread = split_sums(rows, baseline, stats)
+
+    def with_sd(g, label, k):
+        sd = spread.get((g, label), {}).get(k, (None, None))[0]
+        text = fmt_num(sums[g, label][k])
+        return text if sd is None or k not in ("remote_acc_k", "remote_miss_k") else \
+            "%s ± %s" % (text, fmt_num(sd))
+
+    def with_ci(g, label, k):
+        r = ratios[g, label][k]
+        if r is None:
+            return "-"
+        ci = spread.get((g, label), {}).get(k, (None, None))[1]
+        return "x%.3f" % r if not ci or k not in ("remote_acc_k", "remote_miss_k") else \
+            "x%.3f [%.3f, %.3f]" % (r, ci[0], ci[1])
 
     def num(n):
         return (0, int(n)) if n.isdigit() else (1, n)
@@ -524,12 +556,11 @@ def fmt_split_table(rows, baseline):
                 lines.append([tgt, label, n] + [fmt_num(m[k]["mean"]) for k in SPLIT_COLS] + [irq])
             if (g, label) in sums:
                 lines.append([tgt, label, "sum " + "+".join(sorted(byn, key=num))] +
-                             [fmt_num(sums[g, label][k]) for k in SPLIT_COLS] + [""])
+                             [with_sd(g, label, k) for k in SPLIT_COLS] + [""])
         for label in order:
             if (g, label) in ratios:
                 lines.append([tgt, "%s/%s" % (label, baseline), "sum"] +
-                             ["-" if ratios[g, label][k] is None else "x%.3f" % ratios[g, label][k]
-                              for k in SPLIT_COLS] + [""])
+                             [with_ci(g, label, k) for k in SPLIT_COLS] + [""])
     out = render_table(head, lines, 1)
     out += ["",
             "Kernel-mode remote accesses and remote LLC misses per I/O (means over the",
@@ -541,7 +572,9 @@ def fmt_split_table(rows, baseline):
             "submitting CPU, which shares no cache with another vCPU here), but also",
             "anything else that ran (timers, RCU, kworkers).  all = submit + other.",
             "sum = the sum over the CPU nodes of the runs (fio on each node in turn:",
-            "balanced load); %s = that sum over %s's." % ("label/" + str(baseline), baseline),
+            "balanced load), ± the stddev over the repetitions of each repetition's",
+            "sum; %s = that sum over %s's [95%% CI of the ratio, as the IOPS]."
+            % ("label/" + str(baseline), baseline),
             "HBA IRQs/IO: the device's interrupts per I/O and the share taken by the",
             "submitting CPUs (irqs.txt says where each IRQ was)."]
     return "\n".join(out) + "\n"
@@ -832,9 +865,12 @@ def selftest(stats):
                   "label": l, "meter": {k: {"mean": v} for k, v in zip(SPLIT_COLS, vs)}}
                  for t in ("hba", "half") for (l, n), vs in vals.items()
                  if not (t == "half" and (l, n) == ("patched", "1"))]
-        sums, ratios = split_sums(srows, "vanilla")
+        for r in srows:     # two repetitions, +-1 around each mean
+            for k, m in r["meter"].items():
+                m["values"] = [m["mean"] - 1, m["mean"] + 1]
+        sums, ratios, spread = split_sums(srows, "vanilla", stats)
         g = ("hba", "randread-4k", 32, "cpu")
-        stab = fmt_split_table(srows, "vanilla")
+        stab = fmt_split_table(srows, "vanilla", stats)
         checks += [
             ("sum vanilla acc all", sums[g, "vanilla"]["remote_acc_k"], 22),
             ("sum patched acc submit", sums[g, "patched"]["remote_acc_k_sub"], 16),
@@ -844,6 +880,10 @@ def selftest(stats):
             ("ratio miss all", ratios[g, "patched"]["remote_miss_k"], 1.9 / 2.0),
             ("no sum without every node", (("half", "randread-4k", 32, "cpu"), "vanilla") in sums,
              False),
+            # per-repetition sums 20, 24 (vanilla) and 20, 24 (patched): stddev 2*sqrt(2)
+            ("sum stddev over reps", spread[g, "vanilla"]["remote_acc_k"][0], 2 * math.sqrt(2)),
+            ("ratio ci contains 1", spread[g, "patched"]["remote_acc_k"][1][0] < 1 <
+             spread[g, "patched"]["remote_acc_k"][1][1], True),
             ("split table ratio line",
              sum(1 for ln in stab.splitlines() if ln.startswith("hba ") and "patched/vanilla" in ln
                  and "x0.750" in ln and "x0.950" in ln), 1),

@@ -205,7 +205,8 @@ def selftest():
     return bad
 
 
-STATS = {"mean": mean, "stddev": stddev, "t_two_sided_p": t_two_sided_p}
+STATS = {"mean": mean, "stddev": stddev, "t_two_sided_p": t_two_sided_p,
+         "ratio_ci95": ratio_ci95}
 
 
 # --------------------------------------------------------------------------
@@ -508,7 +509,7 @@ def main():
     mtable = meter_report.fmt_meter_table(rows, baseline, args.meter_llc) if have_meter else ""
     otable = meter_report.fmt_object_table(rows, baseline) if have_meter else ""
     stable = meter_report.fmt_summary(rows, baseline) if have_meter else ""
-    split = meter_report.fmt_split_table(rows, baseline) if have_meter else ""
+    split = meter_report.fmt_split_table(rows, baseline, STATS) if have_meter else ""
     if split:
         stable += "\nSubmit vs other CPUs, and the sum over the CPU nodes\n\n" + split
     if stable:
