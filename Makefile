@@ -29,7 +29,9 @@ CASES ?=
 # The patched kernel runs every case in two-node (in two guests, so that
 # two run side by side) but 05, the kmemleak control, which needs the
 # debug kernel (make check-full); elsewhere each run does what its
-# topology is for.
+# topology is for.  Vanilla in four-node runs no 21: case 10's
+# virtio-scsi host already has the 2-queue map whose first-CPU placement
+# it checks, and 21 costs 2.5 min there.
 CHECK_RUNS ?= \
 	patched=numa:two-node:01*,2*,40*:faults \
 	patched=numa:two-node:01*,02*,03*,1*,3*:placement \
@@ -41,7 +43,7 @@ CHECK_RUNS ?= \
 	vanilla=vanilla:hotplug:01*,10* \
 	patched=numa:one-node:01*,10*,30* \
 	patched=numa:four-node:01*,10*,21* \
-	vanilla=vanilla:four-node:01*,10*,21*
+	vanilla=vanilla:four-node:01*,10*
 TOPOS := two-node cpuless hotplug memless one-node four-node
 # make check-full: both kernels and the debug kernel, every case, every
 # topology, the long churn.
