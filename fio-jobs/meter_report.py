@@ -50,6 +50,10 @@ METER_SPLIT = [
     ("remote_miss_k_oth", "kernel remote LLC misses per I/O by every other CPU"),
     ("irq", "the device's interrupts per I/O (run.sh FIO_IRQS)"),
     ("irq_sub", "the device's interrupts per I/O taken by the CPUs fio ran on"),
+    ("obj_remote_acc_sub", "kernel remote accesses to the SCSI objects per I/O by fio's CPUs"),
+    ("obj_remote_acc_oth", "kernel remote accesses to the SCSI objects per I/O by the others"),
+    ("obj_remote_miss_sub", "kernel remote LLC misses on the SCSI objects per I/O by fio's CPUs"),
+    ("obj_remote_miss_oth", "kernel remote LLC misses on the SCSI objects per I/O by the others"),
 ]
 # In report.json only.
 METER_EXTRA = [
@@ -62,6 +66,7 @@ METER_EXTRA = [
 def parse_meter(path):
     """{window number: {"lines": [(cpu, mem, mode, reads, writes, misses, remote_misses)],
     "vcpus": [(vcpu, cpu, mem, mode, reads, ...)], "objects": {kind: (acc, miss)},
+    "vcpu_objects": [(vcpu, kind, acc, miss)],
     "summary": {field: int}}} of a snimeter output file; windows "total"/"open"
     are left out.  Raises ValueError on a malformed record."""
     wins = {}
@@ -77,8 +82,13 @@ def parse_meter(path):
             if w[0] != "window" or len(w) < 3 or not w[1].isdigit():
                 continue
             win = wins.setdefault(int(w[1]), {"lines": [], "summary": {}, "objects": {},
-                                              "vcpus": []})
-            if w[2] == "vcpu":
+                                              "vcpus": [], "vcpu_objects": []})
+            if w[2] == "vcpu" and len(w) > 4 and w[4] == "object":
+                if len(w) != 10 or not w[3].isdigit() or w[6] != "remote" or \
+                        w[8] != "remote_misses":
+                    raise ValueError("%s:%d: bad record: %s" % (path, ln, line.strip()))
+                win["vcpu_objects"].append((int(w[3]), w[5], int(w[7]), int(w[9])))
+            elif w[2] == "vcpu":
                 if len(w) != 18 or not w[3].isdigit() or w[4] != "cpu_node" or \
                         w[6] != "mem_node" or w[8] != "mode":
                     raise ValueError("%s:%d: bad record: %s" % (path, ln, line.strip()))
@@ -144,7 +154,10 @@ def expand_cpus(text):
 def split_counts(win, submit, node=None, mode="kernel"):
     """Remote accesses and remote misses (of @mode) of one window by the
     vCPUs in @submit and by every other vCPU: {"acc_sub", "acc_oth",
-    "miss_sub", "miss_oth"}, or None when the window has no vcpu records.
+    "miss_sub", "miss_oth"}, with the window's per-vCPU object records also
+    "obj_acc_sub", ... "obj_miss_oth" (kernel remote accesses to the
+    objects, every kind but "other"), or None when the window has no vcpu
+    records.
     @node: the submitters' node, if known; a submitting vCPU the meter puts
     on another node means the guest's CPU numbers are not the vCPU indexes.
     Raises ValueError then, or when the vcpu records do not add up to the
@@ -168,6 +181,20 @@ def split_counts(win, submit, node=None, mode="kernel"):
         raise ValueError("vcpu records add up to %d remote accesses / %d misses, the window "
                          "has %d / %d" % (c["acc_sub"] + c["acc_oth"],
                                           c["miss_sub"] + c["miss_oth"], acc, miss))
+    if win.get("vcpu_objects") and mode == "kernel":
+        per_kind = {}
+        for k in ("obj_acc_sub", "obj_acc_oth", "obj_miss_sub", "obj_miss_oth"):
+            c[k] = 0
+        for v, kind, oacc, omiss in win["vcpu_objects"]:
+            a, m = per_kind.get(kind, (0, 0))
+            per_kind[kind] = (a + oacc, m + omiss)
+            if kind != "other":
+                side = "sub" if v in submit else "oth"
+                c["obj_acc_" + side] += oacc
+                c["obj_miss_" + side] += omiss
+        if per_kind != win.get("objects", {}):
+            raise ValueError("vcpu object records %s do not add up to the window's %s"
+                             % (per_kind, win.get("objects")))
     return c
 
 
@@ -242,6 +269,11 @@ def run_metrics(run, cache):
         if sp:
             raw.update({"remote_acc_k_sub": sp["acc_sub"], "remote_acc_k_oth": sp["acc_oth"],
                         "remote_miss_k_sub": sp["miss_sub"], "remote_miss_k_oth": sp["miss_oth"]})
+            if "obj_acc_sub" in sp and "obj_remote_acc" in raw:
+                raw.update({"obj_remote_acc_sub": sp["obj_acc_sub"],
+                            "obj_remote_acc_oth": sp["obj_acc_oth"],
+                            "obj_remote_miss_sub": sp["obj_miss_sub"],
+                            "obj_remote_miss_oth": sp["obj_miss_oth"]})
             if run.get("irq_cpus"):
                 raw["irq"], raw["irq_sub"] = parse_irq_cpus(run["irq_cpus"], submit)
     if run.get("perf_file") and os.path.isfile(run["perf_file"]):
@@ -452,18 +484,21 @@ def fmt_summary(rows, baseline):
     return "\n".join(out) + "\n"
 
 
-# The columns of the split table: submit, other, all; accesses then misses.
+# The columns of the split tables: submit, other, all; accesses then misses.
 SPLIT_COLS = ["remote_acc_k_sub", "remote_acc_k_oth", "remote_acc_k",
               "remote_miss_k_sub", "remote_miss_k_oth", "remote_miss_k"]
+# The same for the SCSI objects alone (objects=).
+OBJ_SPLIT_COLS = ["obj_remote_acc_sub", "obj_remote_acc_oth", "obj_remote_acc",
+                  "obj_remote_miss_sub", "obj_remote_miss_oth", "obj_remote_miss"]
 
 
-def split_groups(rows):
+def split_groups(rows, cols=SPLIT_COLS):
     """{(target, job, qd, mem): {label: {cpu_node: row}}} of the rows that
-    have the split by CPU; mem is "cpu" when fio's buffers followed the CPU
+    have the split @cols; mem is "cpu" when fio's buffers followed the CPU
     node.  Groups in the order of the rows."""
     by = {}
     for r in rows:
-        if not all(k in r["meter"] for k in SPLIT_COLS):
+        if not all(k in r["meter"] for k in cols):
             continue
         mem = "cpu" if r["mem_node"] == r["cpu_node"] else r["mem_node"]
         by.setdefault((r["target"], r["job"], r["qd"], mem), {}).setdefault(
@@ -471,31 +506,31 @@ def split_groups(rows):
     return by
 
 
-def split_sums(rows, baseline, stats=None):
-    """(sums, ratios, spread): sums[group, label] = {metric: sum over the
-    CPU nodes of the label's means} for every group whose labels all have
-    the same CPU nodes; ratios[group, label] = {metric: sum / the
-    baseline's sum (None when that is 0)} for the other labels.  With
-    @stats (report.py's STATS) and the same number of repetitions on every
-    node, the sum of each repetition (its runs on every node: one guest)
-    gives spread[group, label] = {metric: (stddev of those sums, 95% CI
-    (lo, hi) of the ratio to the baseline or None)}."""
+def split_sums(rows, baseline, stats=None, cols=SPLIT_COLS):
+    """(sums, ratios, spread) of the metrics @cols: sums[group, label] =
+    {metric: sum over the CPU nodes of the label's means} for every group
+    whose labels all have the same CPU nodes; ratios[group, label] =
+    {metric: sum / the baseline's sum (None when that is 0)} for the other
+    labels.  With @stats (report.py's STATS) and the same number of
+    repetitions on every node, the sum of each repetition (its runs on
+    every node: one guest) gives spread[group, label] = {metric: (stddev of
+    those sums, 95% CI (lo, hi) of the ratio to the baseline or None)}."""
     sums, ratios, spread, per_rep = {}, {}, {}, {}
-    for g, labels in split_groups(rows).items():
+    for g, labels in split_groups(rows, cols).items():
         if len({frozenset(byn) for byn in labels.values()}) != 1:
             continue        # a label lacks a CPU node: no sum to compare
         for label, byn in labels.items():
             sums[g, label] = {k: sum(r["meter"][k]["mean"] for r in byn.values())
-                              for k in SPLIT_COLS}
-            vals = [[r["meter"][k].get("values") for r in byn.values()] for k in SPLIT_COLS]
+                              for k in cols}
+            vals = [[r["meter"][k].get("values") for r in byn.values()] for k in cols]
             if stats and all(v and len(v) == len(vs[0]) for vs in vals for v in vs):
                 per_rep[g, label] = {k: [sum(x) for x in zip(*vs)]
-                                     for k, vs in zip(SPLIT_COLS, vals)}
+                                     for k, vs in zip(cols, vals)}
         base = sums.get((g, baseline))
         for label in labels:
             if base and label != baseline:
                 ratios[g, label] = {k: sums[g, label][k] / base[k] if base[k] else None
-                                    for k in SPLIT_COLS}
+                                    for k in cols}
             if (g, label) in per_rep:
                 bv = per_rep.get((g, baseline))
                 spread[g, label] = {}
@@ -508,36 +543,41 @@ def split_sums(rows, baseline, stats=None):
     return sums, ratios, spread
 
 
-def fmt_split_table(rows, baseline, stats=None):
+def fmt_split_table(rows, baseline, stats=None, cols=SPLIT_COLS):
     """Kernel remote accesses and misses per I/O split into the submitting
-    CPUs and the others, per target, kernel and CPU node, with the sum over
-    the CPU nodes per kernel and its ratio to the baseline's; with @stats
-    the "all" columns of those get the stddev / 95% CI over the
+    CPUs and the others (@cols: SPLIT_COLS, all of them; OBJ_SPLIT_COLS,
+    those to the SCSI objects), per target, kernel and CPU node, with the
+    sum over the CPU nodes per kernel and its ratio to the baseline's; with
+    @stats the "all" columns of those get the stddev / 95% CI over the
     repetitions.  Empty when no run has the split."""
-    groups = split_groups(rows)
+    groups = split_groups(rows, cols)
     if not groups:
         return ""
-    sums, ratios, spread = split_sums(rows, baseline, stats)
+    sums, ratios, spread = split_sums(rows, baseline, stats, cols)
+    alls = (cols[2], cols[5])
+    objs = cols is OBJ_SPLIT_COLS
 
     def with_sd(g, label, k):
         sd = spread.get((g, label), {}).get(k, (None, None))[0]
         text = fmt_num(sums[g, label][k])
-        return text if sd is None or k not in ("remote_acc_k", "remote_miss_k") else \
-            "%s ± %s" % (text, fmt_num(sd))
+        return text if sd is None or k not in alls else "%s ± %s" % (text, fmt_num(sd))
 
     def with_ci(g, label, k):
         r = ratios[g, label][k]
         if r is None:
             return "-"
         ci = spread.get((g, label), {}).get(k, (None, None))[1]
-        return "x%.3f" % r if not ci or k not in ("remote_acc_k", "remote_miss_k") else \
+        return "x%.3f" % r if not ci or k not in alls else \
             "x%.3f [%.3f, %.3f]" % (r, ci[0], ci[1])
 
     def num(n):
         return (0, int(n)) if n.isdigit() else (1, n)
 
-    head = ["target", "kernel", "CPU node", "remote acc/IO submit", "other", "all",
-            "remote miss/IO submit", "other", "all", "HBA IRQs/IO (on submit CPUs)"]
+    what = "SCSI obj" if objs else "remote"
+    head = ["target", "kernel", "CPU node", what + " acc/IO submit", "other", "all",
+            what + " miss/IO submit", "other", "all"]
+    if not objs:
+        head.append("HBA IRQs/IO (on submit CPUs)")
     lines = []
     for g, labels in groups.items():
         tgt = g[0] if g[1:3] == ("randread-4k", 32) else "%s %s qd%s" % g[:3]
@@ -548,20 +588,28 @@ def fmt_split_table(rows, baseline, stats=None):
             byn = labels[label]
             for n in sorted(byn, key=num):
                 m = byn[n]["meter"]
-                irq = "-"
-                if m.get("irq") and m["irq"]["mean"]:
-                    irq = "%s (%.0f%%)" % (fmt_num(m["irq"]["mean"]),
-                                           100.0 * m.get("irq_sub", {"mean": 0})["mean"] /
-                                           m["irq"]["mean"])
-                lines.append([tgt, label, n] + [fmt_num(m[k]["mean"]) for k in SPLIT_COLS] + [irq])
+                line = [tgt, label, n] + [fmt_num(m[k]["mean"]) for k in cols]
+                if not objs:
+                    irq = "-"
+                    if m.get("irq") and m["irq"]["mean"]:
+                        irq = "%s (%.0f%%)" % (fmt_num(m["irq"]["mean"]),
+                                               100.0 * m.get("irq_sub", {"mean": 0})["mean"] /
+                                               m["irq"]["mean"])
+                    line.append(irq)
+                lines.append(line)
             if (g, label) in sums:
                 lines.append([tgt, label, "sum " + "+".join(sorted(byn, key=num))] +
-                             [with_sd(g, label, k) for k in SPLIT_COLS] + [""])
+                             [with_sd(g, label, k) for k in cols] + [""] * (not objs))
         for label in order:
             if (g, label) in ratios:
                 lines.append([tgt, "%s/%s" % (label, baseline), "sum"] +
-                             [with_ci(g, label, k) for k in SPLIT_COLS] + [""])
+                             [with_ci(g, label, k) for k in cols] + [""] * (not objs))
     out = render_table(head, lines, 1)
+    if objs:
+        out += ["",
+                "The same for the kernel remote accesses and misses to the objects the",
+                "placement inspector reports (every kind but \"other\")."]
+        return "\n".join(out) + "\n"
     out += ["",
             "Kernel-mode remote accesses and remote LLC misses per I/O (means over the",
             "repetitions), split by the vCPU that made them: submit = the CPUs fio ran",
@@ -742,6 +790,12 @@ window 1 vcpu 0 cpu_node 0 mem_node 1 mode user reads 40 writes 10 llc_misses 5 
 window 1 vcpu 1 cpu_node 0 mem_node 1 mode kernel reads 100 writes 0 llc_misses 5 remote_misses 5
 window 1 vcpu 2 cpu_node 1 mem_node 0 mode kernel reads 60 writes 40 llc_misses 3 remote_misses 3
 window 1 vcpu 4 cpu_node none mem_node 1 mode kernel reads 9 writes 9 llc_misses 0 remote_misses 0
+window 1 vcpu 0 object rq_page remote 200 remote_misses 10
+window 1 vcpu 0 object other remote 100 remote_misses 5
+window 1 vcpu 1 object rq_page remote 50 remote_misses 3
+window 1 vcpu 1 object other remote 50 remote_misses 2
+window 1 vcpu 2 object rq_page remote 50 remote_misses 2
+window 1 vcpu 2 object other remote 50 remote_misses 1
 window 2 cpu_node 1 mem_node 1 mode kernel reads 1000 writes 1000 llc_misses 10 remote_misses 0
 window 2 cpu_node 1 mem_node 0 mode kernel reads 10 writes 10 llc_misses 2 remote_misses 2
 window total cpu_node 0 mem_node 1 mode kernel reads 999 writes 999 llc_misses 999 remote_misses 999
@@ -760,6 +814,9 @@ def selftest(stats):
                     .replace("reads 200 writes 100", "reads 400 writes 300"))
         with open(os.path.join(tmp, "meter-r3.txt"), "w") as f:     # vcpus do not add up
             f.write(SELFTEST_METER.replace("mode kernel reads 100 writes 0", "mode kernel reads 101 writes 0"))
+        with open(os.path.join(tmp, "meter-r4.txt"), "w") as f:     # vcpu objects do not
+            f.write(SELFTEST_METER.replace("vcpu 2 object rq_page remote 50",
+                                           "vcpu 2 object rq_page remote 51"))
         with open(os.path.join(tmp, "x.perf"), "w") as f:
             f.write("# started on x\n\n123000,,mem_load_l3_miss_retired.remote_dram:k,1,100.00,,\n"
                     "<not supported>,,ocr.x:k,0,0.00,,\n")
@@ -783,7 +840,8 @@ def selftest(stats):
         s4 = run_metrics(dict(base, rep=2, window=1, dev_ios=50, cpu_node="0", cpus="0-1"), cache)
         raised = []
         for wrong in (dict(base, rep=1, window=1, dev_ios=50, cpu_node="0", cpus="2"),
-                      dict(base, rep=3, window=1, dev_ios=50, cpu_node="0", cpus="0-1")):
+                      dict(base, rep=3, window=1, dev_ios=50, cpu_node="0", cpus="0-1"),
+                      dict(base, rep=4, window=1, dev_ios=50, cpu_node="0", cpus="0-1")):
             try:
                 run_metrics(wrong, cache)
                 raised.append(False)
@@ -827,6 +885,11 @@ def selftest(stats):
             ("split 0 other acc/IO", s2.get("remote_acc_k_oth"), 200 / 50),
             ("split 0 other miss/IO", s2.get("remote_miss_k_oth"), (5 + 3) / 50),
             ("split 0 no irq column", "irq" in s2, False),
+            ("split 0-1 SCSI obj submit acc/IO", s1.get("obj_remote_acc_sub"), 250 / 50),
+            ("split 0-1 SCSI obj other acc/IO", s1.get("obj_remote_acc_oth"), 50 / 50),
+            ("split 0-1 SCSI obj submit miss/IO", s1.get("obj_remote_miss_sub"), 13 / 50),
+            ("split 0-1 SCSI obj other miss/IO", s1.get("obj_remote_miss_oth"), 2 / 50),
+            ("split 0 SCSI obj other acc/IO", s2.get("obj_remote_acc_oth"), 100 / 50),
             # no cpus column: the node's vCPUs (vCPU 2 for node 1)
             ("split node 1 submit acc/IO", s3.get("remote_acc_k_sub"), 100 / 50),
             ("split node 1 other acc/IO", s3.get("remote_acc_k_oth"), 400 / 50),
@@ -835,6 +898,7 @@ def selftest(stats):
              r1["remote_acc_k"]),
             ("split: submit CPU on another node raises", raised[0], True),
             ("split: vcpus not adding up raises", raised[1], True),
+            ("split: vcpu objects not adding up raise", raised[2], True),
             ("w2 no split (no vcpu records)", "remote_acc_k_sub" in r3, False),
             ("ci95 n=2", ci95([10.0, 12.0], stats), 12.706205 * math.sqrt(2) / math.sqrt(2)),
             ("ci95 n=5", ci95([1.0, 2.0, 3.0, 4.0, 5.0], stats),
@@ -887,6 +951,15 @@ def selftest(stats):
             ("split table ratio line",
              sum(1 for ln in stab.splitlines() if ln.startswith("hba ") and "patched/vanilla" in ln
                  and "x0.750" in ln and "x0.950" in ln), 1),
+        ]
+        orows = [dict(r, meter=dict(zip(OBJ_SPLIT_COLS, (r["meter"][k] for k in SPLIT_COLS))))
+                 for r in srows]
+        otab2 = fmt_split_table(orows, "vanilla", stats, OBJ_SPLIT_COLS)
+        checks += [
+            ("object split table ratio line",
+             sum(1 for ln in otab2.splitlines() if ln.startswith("hba ") and "patched/vanilla" in ln
+                 and "x0.750" in ln), 1),
+            ("object split table: no IRQ column", "IRQ" in otab2, False),
         ]
         otab = fmt_object_table(rows, "vanilla")
         checks += [

@@ -512,6 +512,10 @@ def main():
     split = meter_report.fmt_split_table(rows, baseline, STATS) if have_meter else ""
     if split:
         stable += "\nSubmit vs other CPUs, and the sum over the CPU nodes\n\n" + split
+    osplit = meter_report.fmt_split_table(rows, baseline, STATS, meter_report.OBJ_SPLIT_COLS) \
+        if have_meter else ""
+    if osplit:
+        stable += "\nSCSI objects: submit vs other CPUs\n\n" + osplit
     if stable:
         mtable = "Summary\n\n" + stable + "\n" + mtable
     if otable:

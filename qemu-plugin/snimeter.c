@@ -98,9 +98,10 @@
  *   window <n> summary reads <r> writes <w> local <l> remote <x> unmapped <u> io <i> llc_misses <m> remote_misses <rm>
  *       local/remote: accesses with cpu_node ==/!= mem_node (both known).
  *   window <n> vcpu <v> cpu_node <a> mem_node <b> mode kernel|user reads <r> writes <w> llc_misses <m> remote_misses <x>
- *       the cpu_node lines again, per vCPU (numbered windows and "open"
- *       only): for each (a, b, mode) they add up to the cpu_node line,
- *       exactly (one snapshot of the counters at the close).
+ *   window <n> vcpu <v> object <kind>|other remote <x> remote_misses <m>
+ *       the cpu_node and object lines again, per vCPU (numbered windows
+ *       and "open" only): they add up to the window's lines, exactly (one
+ *       snapshot of the counters at the close).
  *   The same with "window total" (sum of the windows since the last reset;
  *   no vcpu lines) on "dump" and at exit ("window open" when the guest left
  *   a window open at exit: counted up to the exit), then:
@@ -352,6 +353,11 @@ static void emit_vcpu(const char *label, int v, const struct counts *c)
 					" remote_misses %" PRIu64 "\n", label, v, node_name(a, b1),
 					node_name(b, b2), k ? "kernel" : "user", cr, cw, cm, rem ? cm : 0);
 			}
+	for (k = 0; k <= MAX_KINDS; k++)
+		if (c->obj[k][0] || c->obj[k][1])
+			fprintf(out, "window %s vcpu %d object %s remote %" PRIu64 " remote_misses %"
+				PRIu64 "\n", label, v, k == MAX_KINDS ? "other" : kind_name[k],
+				c->obj[k][0], c->obj[k][1]);
 }
 
 static void emit(const char *label, const struct counts *c)

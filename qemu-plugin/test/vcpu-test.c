@@ -76,6 +76,13 @@ int main(void)
 	vcpu_counts[2].acc[1][0][1][1] += 5;
 	vcpu_counts[2].miss[1][0][1] += 4;
 	vcpu_counts[3].acc[1][1][1][0] += 13;
+	/* object kind 0 ("rq") of 7 of vCPU 0's, 9 of vCPU 2's, 2 misses */
+	nkinds = 1;
+	strcpy(kind_name[0], "rq");
+	vcpu_counts[0].obj[0][0] += 7;
+	vcpu_counts[2].obj[0][0] += 9;
+	vcpu_counts[2].obj[0][1] += 2;
+	vcpu_counts[2].obj[MAX_KINDS][0] += 2;
 	vcpu_mark(0, (void *)(uintptr_t)CMD_STOP);
 	/* after: not counted */
 	vcpu_counts[2].acc[1][0][1][0] += 100000;
@@ -108,6 +115,14 @@ int main(void)
 	check("w1 node 0->1 reads = vcpu 0 + vcpu 1's",
 	      field(text, 1, -1, 0, 1, "kernel", "reads"),
 	      field(text, 1, 0, 0, 1, "kernel", "reads") + field(text, 1, 1, 0, 1, "kernel", "reads"));
+	check("w1 vcpu 2 object rq", strstr(text, "window 1 vcpu 2 object rq remote 9 remote_misses 2\n")
+	      != NULL, 1);
+	check("w1 vcpu 0 object rq", strstr(text, "window 1 vcpu 0 object rq remote 7 remote_misses 0\n")
+	      != NULL, 1);
+	check("w1 vcpu 2 object other", strstr(text, "window 1 vcpu 2 object other remote 2 remote_misses 0\n")
+	      != NULL, 1);
+	check("w1 object rq (window) = 7 + 9", strstr(text, "window 1 object rq remote 16 remote_misses 2\n")
+	      != NULL, 1);
 	check("w2 vcpu 1 user 0->1 reads", field(text, 2, 1, 0, 1, "user", "reads"), 17);
 	check("w2 vcpu 2: no record", strstr(text, "window 2 vcpu 2 ") != NULL, 0);
 	vcpu_mark(1, (void *)(uintptr_t)CMD_DUMP);
