@@ -20,7 +20,7 @@ if command -v shellcheck >/dev/null; then
 else
 	echo "lint: shellcheck missing (make deps installs it)"; rc=1
 fi
-py=(test/lib/placement.py test/lib/test_placement.py fio-jobs/report.py)
+py=(test/lib/placement.py test/lib/test_placement.py fio-jobs/report.py fio-jobs/meter_report.py)
 if command -v pyflakes3 >/dev/null; then
 	step "pyflakes (${#py[@]} files)" pyflakes3 "${py[@]}"
 else
