@@ -72,7 +72,7 @@ tree: deps
 export:
 	@$(H)/export.sh
 
-# Not part of make check: ~N min on 2 cores (README).
+# Not part of make check: about 15 min on 2 cores (README).
 check-base:
 	@$(H)/check-base.sh
 

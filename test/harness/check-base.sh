@@ -77,7 +77,7 @@ ndiff=$(wc -l < "$d/debian-vs-orig.txt")
 g diff --name-only base series > "$d/series-files.txt"
 cut -f2 "$d/debian-vs-orig.txt" | grep -xF -f "$d/series-files.txt" > "$d/series-files-debian-changed.txt" || true
 nboth=$(wc -l < "$d/series-files-debian-changed.txt")
-note "Debian's base differs from the orig tarball in $ndiff files ($(cut -f1 "$d/debian-vs-orig.txt" | sort | uniq -c | awk '{printf "%s%s %s", s, $2, $1; s=", "}')): ${d#"$top"/}/debian-vs-orig.txt"
+note "Debian's base (build/linux tag base) differs from this base in $ndiff files ($(cut -f1 "$d/debian-vs-orig.txt" | sort | uniq -c | awk '{printf "%s%s %s", s, $2, $1; s=", "}')): ${d#"$top"/}/debian-vs-orig.txt"
 note "of those, the series changes $nboth$( [ "$nboth" = 0 ] || echo ": $(paste -sd' ' "$d/series-files-debian-changed.txt")")"
 
 # --- 3. the postings, applied with git am ---------------------------------------
@@ -217,7 +217,7 @@ w checkout -q -f --detach "$origc"
 	echo "date: $(date -u '+%Y-%m-%d %H:%M UTC')"
 	echo "base: $source_line"
 	echo "series: $series"
-	echo "differ: $ndiff files differ between Debian's linux-source (build/linux tag base) and the orig tarball; the series changes $nboth of them"
+	echo "differ: $ndiff files differ between Debian's linux-source (build/linux tag base) and this base; the series changes $nboth of them"
 	echo "config: $cfgname"
 	echo "make: make olddefconfig; make ${dirs[*]}"
 	for name in "${names[@]}"; do
