@@ -17,7 +17,8 @@
 #   @ROUTING@          scripts/get_maintainer.pl on each patch of patches/
 #   @SHORTLOG@         git shortlog + diffstat of base..series
 # A figure that has not been measured says so in the letter.  make export
-# runs this; make lint-series checks that no placeholder is left.
+# runs this, and fails on any @NAME@ left unfilled ([[LEAD: ...]] marks
+# what only the lead can write; postings.sh lists where they are left).
 set -euo pipefail
 top=$(cd "$(dirname "$0")/../.." && pwd)
 tree=$top/build/linux
