@@ -86,10 +86,10 @@ kernels-debug: tree
 vm:
 	@VM_EXPECT=$(call expect,$(K)) $(H)/vm.sh $(K) $(TOPO) '$(CASES)'
 
-check: lint deps kernels
+check: deps lint kernels
 	@$(H)/check.sh $(foreach r,$(CHECK_RUNS),'$(r)')
 
-check-full: lint deps kernels kernels-debug
+check-full: deps lint kernels kernels-debug
 	@CHECK_CHURN=long $(H)/check.sh $(foreach r,$(FULL_RUNS),'$(r)')
 
 lint-series: tree
