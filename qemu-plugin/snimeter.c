@@ -333,36 +333,17 @@ static const char *node_name(int n, char *buf)
 	return buf;
 }
 
-/* The per-vCPU records of one vCPU's counts @c in window @label. */
-static void emit_vcpu(const char *label, int v, const struct counts *c)
+struct totals {
+	uint64_t r, w, local, remote, unmapped, m, rm;
+};
+
+/*
+ * The access and object records of counts @c, each line beginning
+ * "window @tag" (the window's label, and " vcpu N" for one vCPU's counts);
+ * their totals added to @t.
+ */
+static void emit_records(const char *tag, const struct counts *c, struct totals *t)
 {
-	char b1[16], b2[16];
-	int a, b, k;
-
-	for (a = 0; a < NN; a++)
-		for (b = 0; b < NN; b++)
-			for (k = 1; k >= 0; k--) {
-				uint64_t cr = c->acc[a][b][k][0], cw = c->acc[a][b][k][1];
-				uint64_t cm = c->miss[a][b][k];
-				bool rem = a != b && a != MAX_NODES && b != MAX_NODES;
-
-				if (!cr && !cw && !cm)
-					continue;
-				fprintf(out, "window %s vcpu %d cpu_node %s mem_node %s mode %s reads %"
-					PRIu64 " writes %" PRIu64 " llc_misses %" PRIu64
-					" remote_misses %" PRIu64 "\n", label, v, node_name(a, b1),
-					node_name(b, b2), k ? "kernel" : "user", cr, cw, cm, rem ? cm : 0);
-			}
-	for (k = 0; k <= MAX_KINDS; k++)
-		if (c->obj[k][0] || c->obj[k][1])
-			fprintf(out, "window %s vcpu %d object %s remote %" PRIu64 " remote_misses %"
-				PRIu64 "\n", label, v, k == MAX_KINDS ? "other" : kind_name[k],
-				c->obj[k][0], c->obj[k][1]);
-}
-
-static void emit(const char *label, const struct counts *c)
-{
-	uint64_t r = 0, w = 0, local = 0, remote = 0, unmapped = 0, io = 0, m = 0, rm = 0;
 	char b1[16], b2[16];
 	int a, b, k;
 
@@ -377,19 +358,43 @@ static void emit(const char *label, const struct counts *c)
 					continue;
 				fprintf(out, "window %s cpu_node %s mem_node %s mode %s reads %" PRIu64
 					" writes %" PRIu64 " llc_misses %" PRIu64 " remote_misses %" PRIu64 "\n",
-					label, node_name(a, b1), node_name(b, b2), k ? "kernel" : "user",
+					tag, node_name(a, b1), node_name(b, b2), k ? "kernel" : "user",
 					cr, cw, cm, rem ? cm : 0);
-				r += cr;
-				w += cw;
-				m += cm;
+				t->r += cr;
+				t->w += cw;
+				t->m += cm;
 				if (b == MAX_NODES)
-					unmapped += cr + cw;
+					t->unmapped += cr + cw;
 				else if (rem) {
-					remote += cr + cw;
-					rm += cm;
+					t->remote += cr + cw;
+					t->rm += cm;
 				} else if (a == b)
-					local += cr + cw;
+					t->local += cr + cw;
 			}
+	for (k = 0; k <= MAX_KINDS; k++)
+		if (c->obj[k][0] || c->obj[k][1])
+			fprintf(out, "window %s object %s remote %" PRIu64 " remote_misses %" PRIu64 "\n",
+				tag, k == MAX_KINDS ? "other" : kind_name[k], c->obj[k][0],
+				c->obj[k][1]);
+}
+
+/* The per-vCPU records of one vCPU's counts @c in window @label. */
+static void emit_vcpu(const char *label, int v, const struct counts *c)
+{
+	struct totals t = { 0 };
+	char tag[96];
+
+	snprintf(tag, sizeof(tag), "%s vcpu %d", label, v);
+	emit_records(tag, c, &t);
+}
+
+static void emit(const char *label, const struct counts *c)
+{
+	struct totals t = { 0 };
+	uint64_t io = 0;
+	int k;
+
+	emit_records(label, c, &t);
 	for (k = 1; k >= 0; k--) {
 		if (!c->io[k][0] && !c->io[k][1])
 			continue;
@@ -397,14 +402,10 @@ static void emit(const char *label, const struct counts *c)
 			label, k ? "kernel" : "user", c->io[k][0], c->io[k][1]);
 		io += c->io[k][0] + c->io[k][1];
 	}
-	for (k = 0; k <= MAX_KINDS; k++)
-		if (c->obj[k][0] || c->obj[k][1])
-			fprintf(out, "window %s object %s remote %" PRIu64 " remote_misses %" PRIu64 "\n",
-				label, k == MAX_KINDS ? "other" : kind_name[k], c->obj[k][0],
-				c->obj[k][1]);
 	fprintf(out, "window %s summary reads %" PRIu64 " writes %" PRIu64 " local %" PRIu64
 		" remote %" PRIu64 " unmapped %" PRIu64 " io %" PRIu64 " llc_misses %" PRIu64
-		" remote_misses %" PRIu64 "\n", label, r, w, local, remote, unmapped, io, m, rm);
+		" remote_misses %" PRIu64 "\n", label, t.r, t.w, t.local, t.remote, t.unmapped,
+		io, t.m, t.rm);
 	fflush(out);
 }
 
