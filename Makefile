@@ -31,7 +31,7 @@ CASES ?=
 # debug kernel (make check-full); elsewhere each run does what its
 # topology is for.  Vanilla in four-node runs no 21: case 10's
 # virtio-scsi host already has the 2-queue map whose first-CPU placement
-# it checks, and 21 costs 2.5 min there.
+# it checks, and 21 costs about 1.8 min there.
 CHECK_RUNS ?= \
 	patched=numa:two-node:01*,2*,40*:faults \
 	patched=numa:two-node:01*,02*,03*,1*,3*:placement \
