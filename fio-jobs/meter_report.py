@@ -30,6 +30,8 @@ import subprocess
 import sys
 import tempfile
 
+import stats
+
 # Meter metrics: key, column title, what it is (report.json).
 METER_METRICS = [
     ("remote_acc_k", "remote acc/IO (kernel)",
@@ -288,24 +290,9 @@ def run_metrics(run, cache):
 
 # --------------------------------------------------------------------------
 
-def t_quantile(df, p_two_sided, t_two_sided_p):
-    """t with P(|T| >= t) = p (bisection on report.py's t_two_sided_p)."""
-    lo, hi = 0.0, 1e6
-    for _ in range(200):
-        mid = (lo + hi) / 2
-        if t_two_sided_p(mid, df) > p_two_sided:
-            lo = mid
-        else:
-            hi = mid
-    return (lo + hi) / 2
-
-
-def ci95(xs, stats):
+def ci95(xs):
     """Half width of the 95% confidence interval of the mean (Student t)."""
-    if len(xs) < 2:
-        return None
-    return t_quantile(len(xs) - 1, 0.05, stats["t_two_sided_p"]) * \
-        stats["stddev"](xs) / math.sqrt(len(xs))
+    return stats.ci95_half(xs)
 
 
 def metric_keys(rows):
@@ -322,7 +309,7 @@ def title_of(key):
     return key[5:] + "/IO" if key.startswith("perf:") else key
 
 
-def add_meter(rows, groups, baseline, stats):
+def add_meter(rows, groups, baseline):
     """Adds "iops_ci95" and "meter" {metric: {mean, stddev, n, values,
     ratio}} to report.py's rows, from the runs of groups.  Returns True when
     any run had meter or perf counts."""
@@ -344,16 +331,16 @@ def add_meter(rows, groups, baseline, stats):
             per[key, label] = (vals, srcs)
     for row in rows:
         key = (row["target"], row["job"], row["qd"], row["cpu_node"], row["mem_node"])
-        row["iops_ci95"] = ci95(row["iops"], stats)
+        row["iops_ci95"] = ci95(row["iops"])
         vals, srcs = per.get((key, row["label"]), ({}, set()))
         base = per.get((key, baseline), ({}, set()))[0]
         row["meter"] = {}
         row["meter_ios_source"] = ", ".join(sorted(srcs)) or None
         for k, xs in vals.items():
-            m = stats["mean"](xs)
-            bm = stats["mean"](base[k]) if base.get(k) else None
+            m = stats.mean(xs)
+            bm = stats.mean(base[k]) if base.get(k) else None
             row["meter"][k] = {
-                "values": xs, "n": len(xs), "mean": m, "stddev": stats["stddev"](xs),
+                "values": xs, "n": len(xs), "mean": m, "stddev": stats.stddev(xs),
                 "ratio": None if row["label"] == baseline or not bm else m / bm,
             }
     return found
@@ -506,12 +493,12 @@ def split_groups(rows, cols=SPLIT_COLS):
     return by
 
 
-def split_sums(rows, baseline, stats=None, cols=SPLIT_COLS):
+def split_sums(rows, baseline, cols=SPLIT_COLS):
     """(sums, ratios, spread) of the metrics @cols: sums[group, label] =
     {metric: sum over the CPU nodes of the label's means} for every group
     whose labels all have the same CPU nodes; ratios[group, label] =
     {metric: sum / the baseline's sum (None when that is 0)} for the other
-    labels.  With @stats (report.py's STATS) and the same number of
+    labels.  With the same number of
     repetitions on every node, the sum of each repetition (its runs on
     every node: one guest) gives spread[group, label] = {metric: (stddev of
     those sums, 95% CI (lo, hi) of the ratio to the baseline or None)}."""
@@ -523,7 +510,7 @@ def split_sums(rows, baseline, stats=None, cols=SPLIT_COLS):
             sums[g, label] = {k: sum(r["meter"][k]["mean"] for r in byn.values())
                               for k in cols}
             vals = [[r["meter"][k].get("values") for r in byn.values()] for k in cols]
-            if stats and all(v and len(v) == len(vs[0]) for vs in vals for v in vs):
+            if all(v and len(v) == len(vs[0]) for vs in vals for v in vs):
                 per_rep[g, label] = {k: [sum(x) for x in zip(*vs)]
                                      for k, vs in zip(cols, vals)}
         base = sums.get((g, baseline))
@@ -536,24 +523,24 @@ def split_sums(rows, baseline, stats=None, cols=SPLIT_COLS):
                 spread[g, label] = {}
                 for k, xs in per_rep[g, label].items():
                     ci = None
-                    if bv and label != baseline and "ratio_ci95" in stats:
-                        rc = stats["ratio_ci95"](bv[k], xs)
+                    if bv and label != baseline:
+                        rc = stats.ratio_ci95(bv[k], xs)
                         ci = rc[1:] if rc else None
-                    spread[g, label][k] = (stats["stddev"](xs), ci)
+                    spread[g, label][k] = (stats.stddev(xs), ci)
     return sums, ratios, spread
 
 
-def fmt_split_table(rows, baseline, stats=None, cols=SPLIT_COLS):
+def fmt_split_table(rows, baseline, cols=SPLIT_COLS):
     """Kernel remote accesses and misses per I/O split into the submitting
     CPUs and the others (@cols: SPLIT_COLS, all of them; OBJ_SPLIT_COLS,
     those to the SCSI objects), per target, kernel and CPU node, with the
-    sum over the CPU nodes per kernel and its ratio to the baseline's; with
-    @stats the "all" columns of those get the stddev / 95% CI over the
+    sum over the CPU nodes per kernel and its ratio to the baseline's; the
+    "all" columns of those get the stddev / 95% CI over the
     repetitions.  Empty when no run has the split."""
     groups = split_groups(rows, cols)
     if not groups:
         return ""
-    sums, ratios, spread = split_sums(rows, baseline, stats, cols)
+    sums, ratios, spread = split_sums(rows, baseline, cols)
     alls = (cols[2], cols[5])
     objs = cols is OBJ_SPLIT_COLS
 
@@ -803,7 +790,7 @@ end windows 2
 """
 
 
-def selftest(stats):
+def selftest():
     """Per-I/O arithmetic on a tiny synthetic meter file; returns failures."""
     bad = 0
     with tempfile.TemporaryDirectory() as tmp:
@@ -900,8 +887,8 @@ def selftest(stats):
             ("split: vcpus not adding up raises", raised[1], True),
             ("split: vcpu objects not adding up raise", raised[2], True),
             ("w2 no split (no vcpu records)", "remote_acc_k_sub" in r3, False),
-            ("ci95 n=2", ci95([10.0, 12.0], stats), 12.706205 * math.sqrt(2) / math.sqrt(2)),
-            ("ci95 n=5", ci95([1.0, 2.0, 3.0, 4.0, 5.0], stats),
+            ("ci95 n=2", ci95([10.0, 12.0]), 12.706205 * math.sqrt(2) / math.sqrt(2)),
+            ("ci95 n=5", ci95([1.0, 2.0, 3.0, 4.0, 5.0]),
              2.776445 * math.sqrt(2.5) / math.sqrt(5)),
         ]
         # the mean/ratio of two labels through add_meter
@@ -913,7 +900,7 @@ def selftest(stats):
         groups = {key: {"vanilla": mk, "patched": pk}}
         rows = [{"target": "sd", "job": "randread-4k", "qd": 32, "cpu_node": "0",
                  "mem_node": "0", "label": l, "iops": [1.0, 1.0]} for l in ("vanilla", "patched")]
-        add_meter(rows, groups, "vanilla", stats)
+        add_meter(rows, groups, "vanilla")
         v, p = rows[0]["meter"]["remote_acc_k"], rows[1]["meter"]["remote_acc_k"]
         checks += [
             ("vanilla mean", v["mean"], (10 + 18) / 2),
@@ -932,9 +919,9 @@ def selftest(stats):
         for r in srows:     # two repetitions, +-1 around each mean
             for k, m in r["meter"].items():
                 m["values"] = [m["mean"] - 1, m["mean"] + 1]
-        sums, ratios, spread = split_sums(srows, "vanilla", stats)
+        sums, ratios, spread = split_sums(srows, "vanilla")
         g = ("hba", "randread-4k", 32, "cpu")
-        stab = fmt_split_table(srows, "vanilla", stats)
+        stab = fmt_split_table(srows, "vanilla")
         checks += [
             ("sum vanilla acc all", sums[g, "vanilla"]["remote_acc_k"], 22),
             ("sum patched acc submit", sums[g, "patched"]["remote_acc_k_sub"], 16),
@@ -954,7 +941,7 @@ def selftest(stats):
         ]
         orows = [dict(r, meter=dict(zip(OBJ_SPLIT_COLS, (r["meter"][k] for k in SPLIT_COLS))))
                  for r in srows]
-        otab2 = fmt_split_table(orows, "vanilla", stats, OBJ_SPLIT_COLS)
+        otab2 = fmt_split_table(orows, "vanilla", OBJ_SPLIT_COLS)
         checks += [
             ("object split table ratio line",
              sum(1 for ln in otab2.splitlines() if ln.startswith("hba ") and "patched/vanilla" in ln

@@ -21,9 +21,8 @@ their ratio to the baseline (meter_report.py): appended to --text, in
 --json, and alone in --meter-text, charted in --meter-png; --meter-summary
 gets only the compact vanilla -> patched table (what the cover letter quotes).
 
-Standard library only: the Student-t distribution is computed here through
-the regularized incomplete beta function; --selftest checks it against
-known values.
+Standard library only: the statistics are in stats.py; --selftest runs its
+unit tests (test_stats.py) and this directory's other test_*.py.
 """
 import argparse
 import json
@@ -35,178 +34,24 @@ import sys
 import tempfile
 
 import meter_report
+import stats
+from stats import mean, stddev
 
 ALPHA = 0.05                       # two-sided significance level
 JOB_ORDER = ["randread-4k", "randwrite-4k", "randrw-70-30-4k", "seqread-128k"]
 
 
-# --------------------------------------------------------------------------
-# Statistics
-# --------------------------------------------------------------------------
-
-def mean(xs):
-    return sum(xs) / len(xs)
-
-
-def stddev(xs):
-    """Sample standard deviation (n-1); None with fewer than 2 values."""
-    if len(xs) < 2:
-        return None
-    m = mean(xs)
-    return math.sqrt(sum((x - m) ** 2 for x in xs) / (len(xs) - 1))
-
-
-def _betacf(a, b, x):
-    """Continued fraction for the incomplete beta function (modified Lentz)."""
-    tiny, eps = 1e-300, 1e-15
-    qab, qap, qam = a + b, a + 1.0, a - 1.0
-    c, d = 1.0, 1.0 - qab * x / qap
-    d = 1.0 / (d if abs(d) > tiny else tiny)
-    h = d
-    for m in range(1, 10000):
-        m2 = 2 * m
-        # even step
-        aa = m * (b - m) * x / ((qam + m2) * (a + m2))
-        d = 1.0 + aa * d
-        d = 1.0 / (d if abs(d) > tiny else tiny)
-        c = 1.0 + aa / c
-        c = c if abs(c) > tiny else tiny
-        h *= d * c
-        # odd step
-        aa = -(a + m) * (qab + m) * x / ((a + m2) * (qap + m2))
-        d = 1.0 + aa * d
-        d = 1.0 / (d if abs(d) > tiny else tiny)
-        c = 1.0 + aa / c
-        c = c if abs(c) > tiny else tiny
-        delta = d * c
-        h *= delta
-        if abs(delta - 1.0) < eps:
-            return h
-    raise ArithmeticError("incomplete beta: no convergence")
-
-
-def betainc(a, b, x):
-    """Regularized incomplete beta function I_x(a, b)."""
-    if x <= 0.0:
-        return 0.0
-    if x >= 1.0:
-        return 1.0
-    front = math.exp(math.lgamma(a + b) - math.lgamma(a) - math.lgamma(b)
-                     + a * math.log(x) + b * math.log1p(-x))
-    # The continued fraction converges fast for x < (a+1)/(a+b+2);
-    # otherwise use the symmetry I_x(a,b) = 1 - I_{1-x}(b,a).
-    if x < (a + 1.0) / (a + b + 2.0):
-        return front * _betacf(a, b, x) / a
-    return 1.0 - front * _betacf(b, a, 1.0 - x) / b
-
-
-def t_two_sided_p(t, df):
-    """P(|T| >= |t|) for Student's t with df degrees of freedom."""
-    if math.isinf(t):
-        return 0.0
-    return betainc(df / 2.0, 0.5, df / (df + t * t))
-
-
-def welch(a, b):
-    """Welch's t-test of two samples: returns (t, df, two-sided p).
-
-    t  = (mean_b - mean_a) / sqrt(va/na + vb/nb)
-    df = (va/na + vb/nb)^2 / ((va/na)^2/(na-1) + (vb/nb)^2/(nb-1))
-         (Welch-Satterthwaite).  Needs at least 2 values per sample.
-    """
-    na, nb = len(a), len(b)
-    if na < 2 or nb < 2:
-        return None
-    sa, sb = stddev(a) ** 2 / na, stddev(b) ** 2 / nb
-    diff = mean(b) - mean(a)
-    if sa + sb == 0.0:
-        # No spread at all: equal means are identical, different ones are
-        # as significant as it gets.
-        return (0.0, float(na + nb - 2), 1.0) if diff == 0 else \
-               (math.copysign(math.inf, diff), float(na + nb - 2), 0.0)
-    t = diff / math.sqrt(sa + sb)
-    df = (sa + sb) ** 2 / (sa ** 2 / (na - 1) + sb ** 2 / (nb - 1))
-    return t, df, t_two_sided_p(t, df)
-
-
-def ratio_ci95(a, b):
-    """mean(b) / mean(a) and its 95% confidence interval (lo, hi).
-
-    Delta method on the log of the ratio: var = sa^2/(na ma^2) +
-    sb^2/(nb mb^2), Welch-Satterthwaite degrees of freedom on those two
-    terms, interval ratio * exp(+-t * sqrt(var)).  None with fewer than 2
-    values on either side or a zero mean."""
-    na, nb = len(a), len(b)
-    if na < 2 or nb < 2:
-        return None
-    ma, mb = mean(a), mean(b)
-    if ma <= 0 or mb <= 0:
-        return None
-    ua = stddev(a) ** 2 / (na * ma * ma)
-    ub = stddev(b) ** 2 / (nb * mb * mb)
-    r = mb / ma
-    if ua + ub == 0.0:
-        return r, r, r
-    df = (ua + ub) ** 2 / (ua ** 2 / (na - 1) + ub ** 2 / (nb - 1))
-    h = meter_report.t_quantile(df, 0.05, t_two_sided_p) * math.sqrt(ua + ub)
-    return r, r * math.exp(-h), r * math.exp(h)
-
-
 def selftest():
-    """Check the numerics against known values; returns the number of failures."""
-    checks = [
-        # (description, computed, expected, tolerance)
-        # critical values of Student's t at two-sided p = 0.05 / 0.01
-        ("t=2.228 df=10", t_two_sided_p(2.228, 10), 0.05, 5e-4),
-        ("t=12.706 df=1", t_two_sided_p(12.706, 1), 0.05, 5e-4),
-        ("t=4.303 df=2", t_two_sided_p(4.303, 2), 0.05, 5e-4),
-        ("t=2.571 df=5", t_two_sided_p(2.571, 5), 0.05, 5e-4),
-        ("t=2.042 df=30", t_two_sided_p(2.042, 30), 0.05, 5e-4),
-        ("t=3.169 df=10", t_two_sided_p(3.169, 10), 0.01, 1e-4),
-        ("t=1.960 df=1e6", t_two_sided_p(1.959964, 1e6), 0.05, 1e-5),
-        ("t=0 df=7", t_two_sided_p(0.0, 7), 1.0, 1e-12),
-        # closed forms: df=1 is Cauchy, df=2 has p = 1 - t/sqrt(t^2+2)
-        ("df=1 t=0.7", t_two_sided_p(0.7, 1), 1 - 2 / math.pi * math.atan(0.7), 1e-12),
-        ("df=2 t=1.5", t_two_sided_p(1.5, 2), 1 - 1.5 / math.sqrt(1.5 ** 2 + 2), 1e-12),
-        # I_x(a,1) = x^a and I_x(1,b) = 1-(1-x)^b
-        ("I_0.3(2.5,1)", betainc(2.5, 1, 0.3), 0.3 ** 2.5, 1e-12),
-        ("I_0.8(1,3)", betainc(1, 3, 0.8), 1 - 0.2 ** 3, 1e-12),
-    ]
-    # Welch example (Wikipedia "Welch's t-test", example 1): t=2.46 (sign
-    # depends on order), df=25.0, p=0.021.  Also recompute df by hand.
-    a1 = [27.5, 21.0, 19.0, 23.6, 17.0, 17.9, 16.9, 20.1, 21.9, 22.6, 23.1,
-          19.6, 19.0, 21.7, 21.4]
-    a2 = [27.1, 22.0, 20.8, 23.4, 23.4, 23.5, 25.8, 22.0, 24.8, 20.2, 21.9,
-          22.1, 22.9, 20.5, 24.4]
-    t, df, p = welch(a1, a2)
-    checks += [("welch t", t, 2.46, 0.01), ("welch df", df, 25.0, 0.05),
-               ("welch p", p, 0.021, 0.001)]
-    va, vb = stddev(a1) ** 2 / 15, stddev(a2) ** 2 / 15
-    checks.append(("welch df formula", df,
-                   (va + vb) ** 2 / (va ** 2 / 14 + vb ** 2 / 14), 1e-9))
-    checks.append(("welch equal samples p", welch([1, 2, 3], [1, 2, 3])[2], 1.0, 1e-12))
-    checks.append(("stddev", stddev([2, 4, 4, 4, 5, 5, 7, 9]), math.sqrt(32 / 7), 1e-12))
-    # Ratio CI: a = [90, 110], b = [99, 121]: both terms 0.01, so var 0.02,
-    # df = 0.02^2 / (2 * 0.01^2) = 2, t(0.975, 2) = 4.302653 (t table).
-    rc = ratio_ci95([90, 110], [99, 121])
-    checks += [("ratio", rc[0], 1.1, 1e-12),
-               ("ratio ci lo", rc[1], 1.1 * math.exp(-4.302653 * math.sqrt(0.02)), 1e-5),
-               ("ratio ci hi", rc[2], 1.1 * math.exp(4.302653 * math.sqrt(0.02)), 1e-5),
-               ("ratio ci no spread", ratio_ci95([5, 5], [4, 4])[1], 0.8, 1e-12)]
-
-    bad = 0
-    for name, got, want, tol in checks:
-        ok = abs(got - want) <= tol
-        bad += not ok
-        print("%-4s %-24s got %.6g  expected %.6g (+-%g)"
-              % ("ok" if ok else "FAIL", name, got, want, tol))
-    bad += meter_report.selftest(STATS)
+    """The unit tests of stats.py and of this report (test_*.py here) and
+    meter_report's arithmetic; returns the number of failures."""
+    import unittest
+    here = os.path.dirname(os.path.abspath(__file__))
+    suite = unittest.defaultTestLoader.discover(here, pattern="test_*.py", top_level_dir=here)
+    res = unittest.TextTestRunner(stream=sys.stdout, verbosity=1).run(suite)
+    bad = len(res.failures) + len(res.errors) + (0 if res.testsRun else 1)
+    bad += meter_report.selftest()
     print("selftest: %s" % ("passed" if not bad else "%d FAILED" % bad))
     return bad
-
-
-STATS = {"mean": mean, "stddev": stddev, "t_two_sided_p": t_two_sided_p,
-         "ratio_ci95": ratio_ci95}
 
 
 # --------------------------------------------------------------------------
@@ -323,12 +168,12 @@ def build_rows(groups, baseline):
             if base_iops is not None and label != baseline:
                 bm = mean(base_iops)
                 row["change_pct"] = None if bm == 0 else 100.0 * (m - bm) / bm
-                rc = ratio_ci95(base_iops, iops)
+                rc = stats.ratio_ci95(base_iops, iops)
                 if rc is not None:
                     row["ratio"], row["ratio_ci95"] = rc[0], [rc[1], rc[2]]
                 elif bm:
                     row["ratio"] = m / bm
-                w = welch(base_iops, iops)
+                w = stats.welch(base_iops, iops)
                 if w is not None:
                     row["t"], row["df"], row["p_value"] = w
                     if math.isinf(w[0]):      # zero spread, different means
@@ -492,7 +337,7 @@ def main():
 
     rows = build_rows(groups, baseline)
     try:
-        have_meter = meter_report.add_meter(rows, groups, baseline, STATS)
+        have_meter = meter_report.add_meter(rows, groups, baseline)
     except ValueError as e:
         if args.meter_text or args.meter_png:
             sys.exit("report.py: meter: %s" % e)
@@ -509,10 +354,10 @@ def main():
     mtable = meter_report.fmt_meter_table(rows, baseline, args.meter_llc) if have_meter else ""
     otable = meter_report.fmt_object_table(rows, baseline) if have_meter else ""
     stable = meter_report.fmt_summary(rows, baseline) if have_meter else ""
-    split = meter_report.fmt_split_table(rows, baseline, STATS) if have_meter else ""
+    split = meter_report.fmt_split_table(rows, baseline) if have_meter else ""
     if split:
         stable += "\nSubmit vs other CPUs, and the sum over the CPU nodes\n\n" + split
-    osplit = meter_report.fmt_split_table(rows, baseline, STATS, meter_report.OBJ_SPLIT_COLS) \
+    osplit = meter_report.fmt_split_table(rows, baseline, meter_report.OBJ_SPLIT_COLS) \
         if have_meter else ""
     if osplit:
         stable += "\nSCSI objects: submit vs other CPUs\n\n" + osplit

@@ -2,8 +2,8 @@
 # lint.sh (make lint): the host-side checks, in seconds, before any guest
 # boots: shellcheck over every shell script of the harness, the cases and
 # fio-jobs (following sourced files); pyflakes over the Python; the
-# placement checker's unit tests on recorded reports; report.py's numeric
-# selftest; the kernel-log judge against lines it must fail on; every topology file sourced and checked for the fields vm.sh
+# placement checker's unit tests on recorded reports; fio-jobs' unit tests
+# (stats.py, the reports); the kernel-log judge against lines it must fail on; every topology file sourced and checked for the fields vm.sh
 # and the cases need.  Exit 1 on any finding.
 set -u
 top=$(cd "$(dirname "$0")/../.." && pwd)
@@ -20,14 +20,15 @@ if command -v shellcheck >/dev/null; then
 else
 	echo "lint: shellcheck missing (make deps installs it)"; rc=1
 fi
-py=(test/lib/placement.py test/lib/test_placement.py fio-jobs/report.py fio-jobs/meter_report.py)
+py=(test/lib/placement.py test/lib/test_placement.py fio-jobs/report.py fio-jobs/meter_report.py
+    fio-jobs/stats.py fio-jobs/test_*.py)
 if command -v pyflakes3 >/dev/null; then
 	step "pyflakes (${#py[@]} files)" pyflakes3 "${py[@]}"
 else
 	echo "lint: pyflakes3 missing (make deps installs it)"; rc=1
 fi
 step "placement.py unit tests" python3 test/lib/test_placement.py
-step "report.py --selftest" python3 fio-jobs/report.py --selftest
+step "fio-jobs unit tests (report.py --selftest: stats.py, reports)" python3 fio-jobs/report.py --selftest
 step "kernel-log judge test" test/lib/test_kmsg.sh
 topo_ok() {
 	local f

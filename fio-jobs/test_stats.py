@@ -1,0 +1,110 @@
+#!/usr/bin/env python3
+"""Unit tests of stats.py against published values (Student-t tables,
+closed forms, Wikipedia's Welch example).  Run: python3 test_stats.py."""
+import math
+import os
+import sys
+import unittest
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import stats  # noqa: E402
+
+
+class TDistribution(unittest.TestCase):
+    def test_critical_values(self):
+        # two-sided p of tabulated critical values t(0.975, df) / t(0.995, df)
+        for t, df, p, tol in [(2.228, 10, 0.05, 5e-4), (12.706, 1, 0.05, 5e-4),
+                              (4.303, 2, 0.05, 5e-4), (2.571, 5, 0.05, 5e-4),
+                              (2.042, 30, 0.05, 5e-4), (3.169, 10, 0.01, 1e-4),
+                              (1.959964, 1e6, 0.05, 1e-5)]:
+            self.assertAlmostEqual(stats.t_two_sided_p(t, df), p, delta=tol, msg="t=%g df=%g" % (t, df))
+
+    def test_closed_forms(self):
+        self.assertAlmostEqual(stats.t_two_sided_p(0.0, 7), 1.0, delta=1e-12)
+        # df=1 is Cauchy; df=2 has p = 1 - t/sqrt(t^2+2)
+        self.assertAlmostEqual(stats.t_two_sided_p(0.7, 1), 1 - 2 / math.pi * math.atan(0.7), delta=1e-12)
+        self.assertAlmostEqual(stats.t_two_sided_p(1.5, 2), 1 - 1.5 / math.sqrt(1.5 ** 2 + 2), delta=1e-12)
+        self.assertEqual(stats.t_two_sided_p(math.inf, 3), 0.0)
+
+    def test_betainc(self):
+        # I_x(a,1) = x^a and I_x(1,b) = 1-(1-x)^b
+        self.assertAlmostEqual(stats.betainc(2.5, 1, 0.3), 0.3 ** 2.5, delta=1e-12)
+        self.assertAlmostEqual(stats.betainc(1, 3, 0.8), 1 - 0.2 ** 3, delta=1e-12)
+        self.assertEqual(stats.betainc(2, 3, 0.0), 0.0)
+        self.assertEqual(stats.betainc(2, 3, 1.0), 1.0)
+
+    def test_quantiles(self):
+        # t(0.975, df) from the t table
+        for df, t in [(1, 12.706205), (2, 4.302653), (4, 2.776445), (9, 2.262157), (29, 2.045230)]:
+            self.assertAlmostEqual(stats.t_quantile(df), t, delta=1e-5, msg="df=%d" % df)
+        self.assertAlmostEqual(stats.t_quantile(10, 0.01), 3.169273, delta=1e-5)
+
+
+class Samples(unittest.TestCase):
+    def test_mean_stddev(self):
+        self.assertEqual(stats.mean([1, 2, 6]), 3)
+        self.assertAlmostEqual(stats.stddev([2, 4, 4, 4, 5, 5, 7, 9]), math.sqrt(32 / 7), delta=1e-12)
+        self.assertIsNone(stats.stddev([3.0]))
+
+    def test_ci95_half(self):
+        self.assertAlmostEqual(stats.ci95_half([10.0, 12.0]), 12.706205, delta=1e-5)
+        self.assertAlmostEqual(stats.ci95_half([1.0, 2.0, 3.0, 4.0, 5.0]),
+                               2.776445 * math.sqrt(2.5) / math.sqrt(5), delta=1e-5)
+        self.assertIsNone(stats.ci95_half([1.0]))
+
+    def test_welch_wikipedia(self):
+        # Wikipedia "Welch's t-test", example 1: t = 2.46, df = 25.0, p = 0.021
+        a1 = [27.5, 21.0, 19.0, 23.6, 17.0, 17.9, 16.9, 20.1, 21.9, 22.6, 23.1,
+              19.6, 19.0, 21.7, 21.4]
+        a2 = [27.1, 22.0, 20.8, 23.4, 23.4, 23.5, 25.8, 22.0, 24.8, 20.2, 21.9,
+              22.1, 22.9, 20.5, 24.4]
+        t, df, p = stats.welch(a1, a2)
+        self.assertAlmostEqual(t, 2.46, delta=0.01)
+        self.assertAlmostEqual(df, 25.0, delta=0.05)
+        self.assertAlmostEqual(p, 0.021, delta=0.001)
+        # Welch-Satterthwaite by hand
+        va = sum((x - sum(a1) / 15) ** 2 for x in a1) / 14 / 15
+        vb = sum((x - sum(a2) / 15) ** 2 for x in a2) / 14 / 15
+        self.assertAlmostEqual(df, (va + vb) ** 2 / (va ** 2 / 14 + vb ** 2 / 14), delta=1e-9)
+
+    def test_welch_edges(self):
+        self.assertEqual(stats.welch([1, 2, 3], [1, 2, 3])[2], 1.0)
+        self.assertEqual(stats.welch([5, 5], [6, 6])[2], 0.0)
+        self.assertIsNone(stats.welch([1], [1, 2]))
+
+
+class Ratio(unittest.TestCase):
+    def test_ratio_ci(self):
+        # a = [90, 110], b = [99, 121]: both log-variance terms 0.01, var 0.02,
+        # df = 0.02^2 / (2 * 0.01^2) = 2, t(0.975, 2) = 4.302653 (t table)
+        r, lo, hi = stats.ratio_ci95([90, 110], [99, 121])
+        self.assertAlmostEqual(r, 1.1, delta=1e-12)
+        self.assertAlmostEqual(lo, 1.1 * math.exp(-4.302653 * math.sqrt(0.02)), delta=1e-5)
+        self.assertAlmostEqual(hi, 1.1 * math.exp(4.302653 * math.sqrt(0.02)), delta=1e-5)
+
+    def test_ratio_edges(self):
+        self.assertEqual(stats.ratio_ci95([5, 5], [4, 4]), (0.8, 0.8, 0.8))
+        self.assertIsNone(stats.ratio_ci95([5], [4, 4]))
+        self.assertIsNone(stats.ratio_ci95([0, 0], [4, 4]))
+
+
+class Verdict(unittest.TestCase):
+    def test_met(self):
+        self.assertEqual(stats.verdict(1.0, (0.97, 1.03)), "met")
+        self.assertEqual(stats.verdict(0.98, (0.98 * 0.95, 0.98 * 1.05)), "met")
+
+    def test_not_met(self):
+        v = stats.verdict(0.97, (0.96, 0.98))
+        self.assertTrue(v.startswith("not met (ratio 0.970 < 0.98"), v)
+        # megaraid_sas from node 1 in issue 18: 0.978 [0.886, 1.079]
+        v = stats.verdict(0.978, (0.886, 1.079))
+        self.assertIn("ratio 0.978 < 0.98", v)
+        self.assertIn("CI -9.4 %/+10.3 % wider than +-5 %", v)
+        v = stats.verdict(1.01, (0.95, 1.07))
+        self.assertEqual(v, "not met (CI -5.9 %/+5.9 % wider than +-5 %)")
+        self.assertEqual(stats.verdict(1.0, None), "not met (n < 2: no CI)")
+        self.assertEqual(stats.verdict(None, None), "not met (no ratio)")
+
+
+if __name__ == "__main__":
+    unittest.main()
