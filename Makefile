@@ -16,6 +16,9 @@
 #   make check-base         the postings on upstream 7.3.4 without Debian's
 #                           patches (Debian's orig tarball): git am + build
 #   make inspector KDIR=... the inspector alone, against any kernel build dir
+#   make host-check [DISK=/dev/sdX [CONFIRM_WRITE=/dev/sdX]]   as root on a
+#                           real machine: the scsi_debug cases and placement
+#                           on its running kernel (README, "On a real server")
 
 H := test/harness
 K ?= patched
@@ -52,7 +55,7 @@ FULL_RUNS ?= $(foreach t,$(TOPOS),vanilla=vanilla:$(t) patched=numa:$(t) debug=n
 # What a kernel named K must be, for make vm.
 expect = $(if $(filter vanilla,$(1)),vanilla,numa)
 
-.PHONY: all check check-full lint lint-series check-base deps tree export kernels kernels-debug vm compare inspector clean distclean
+.PHONY: all check check-full lint lint-series check-base deps tree export kernels kernels-debug vm compare inspector host-check clean distclean
 .NOTPARALLEL:
 
 all: kernels
@@ -107,6 +110,9 @@ compare: deps kernels
 
 inspector:
 	$(MAKE) -C drivers/scsi_numa_inspect $(if $(KDIR),KDIR=$(KDIR))
+
+host-check:
+	@$(H)/host-check.sh $(if $(DISK),--disk $(DISK)) $(if $(CONFIRM_WRITE),--confirm-write $(CONFIRM_WRITE))
 
 clean:
 	rm -rf build/runs build/inspector-* build/kmemleak-control-* build/compare* build/kvm-probe*

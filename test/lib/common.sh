@@ -2,8 +2,12 @@
 # Sourced by every guest test case.  Environment from guest-init:
 #   SNI_TOP (repo), SNI_KERNEL (vanilla|patched|...), SNI_TOPO, SNI_OUT,
 #   SNI_EXPECT (numa|vanilla: what the host expects of this kernel).
+#   test/host-check (a real machine) sets no SNI_EXPECT, and SNI_TOPO_FILE
+#   (the machine's topology, written from /sys) and SNI_INSPECTOR (the
+#   inspector module, or "attributes": the numa_node attributes instead).
+SNI_TOPO_FILE=${SNI_TOPO_FILE:-$SNI_TOP/test/harness/topo/$SNI_TOPO}
 # shellcheck source=/dev/null
-. "$SNI_TOP/test/harness/topo/$SNI_TOPO"
+. "$SNI_TOPO_FILE"
 
 # shellcheck source=kmsg.sh
 . "$SNI_TOP/test/lib/kmsg.sh"
@@ -69,15 +73,21 @@ wait_for() {
 }
 
 inspector_report() {	# $1: output file
+	if [ "${SNI_INSPECTOR:-}" = attributes ]; then
+		"$SNI_TOP/test/lib/attr-report.sh" > "$1" || skip "$(tail -n 1 "$1")"
+		return
+	fi
 	[ -r /sys/kernel/debug/scsi_numa_inspect ] ||
-		insmod "$SNI_TOP/build/kernels/$SNI_KERNEL/scsi_numa_inspect.ko" ||
+		insmod "${SNI_INSPECTOR:-$SNI_TOP/build/kernels/$SNI_KERNEL/scsi_numa_inspect.ko}" ||
 		fail "cannot load the placement inspector"
 	cat /sys/kernel/debug/scsi_numa_inspect > "$1" || fail "cannot read the inspector"
 }
 
 # Kinds every disk-bearing host must show: a report that lacks one did not
-# measure what it claims to.  (scsi_debug hosts have no hostdata.)
+# measure what it claims to.  (scsi_debug hosts have no hostdata.)  From the
+# attributes (no inspector): the host's and each hardware queue's node only.
 REQUIRED_KINDS=shost,tags,rq_page,sense,starget,sdev,budget_map,request_queue,hctx,scsi_disk,gendisk
+[ "${SNI_INSPECTOR:-}" = attributes ] && REQUIRED_KINDS=shost,hctx
 
 # placement_check RECORDS CONTEXT NODE [placement.py args..]
 #   Judge the hosts selected by the extra args (--hosts/--hostno) against
@@ -90,7 +100,7 @@ placement_check() {
 		echo 'has scsi_host_alloc_node: judged as NUMA-aware' ||
 		echo 'no scsi_host_alloc_node: vanilla behaviour, placement reported')"
 	python3 "$SNI_TOP/test/lib/placement.py" "$rec" --node "$node" \
-		--context "$ctx" --judge "$mode" --topology "$SNI_TOP/test/harness/topo/$SNI_TOPO" \
+		--context "$ctx" --judge "$mode" --topology "$SNI_TOPO_FILE" \
 		--require "$REQUIRED_KINDS" --tsv "$SNI_OUT/placement.tsv" --queue-tsv "$SNI_OUT/queues.tsv" \
 		--kernel "$SNI_KERNEL" --topo "$SNI_TOPO" "$@"
 }
