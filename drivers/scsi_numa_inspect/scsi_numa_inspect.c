@@ -6,7 +6,8 @@
  * The node is measured, not asked: it is the node of the page behind the
  * object (virt_to_page() for the direct map, vmalloc_to_page() for vmalloc),
  * so it shows where an allocation really landed, fallbacks included.
- * Builds against Linux 7.3 (and 6.12), with or without the NUMA series.
+ * Builds against Linux 7.3, with or without the NUMA series; not against
+ * 6.12, which has no q->elevator_lock.
  *
  * Safe to read on a production machine while hosts and devices come and
  * go: each host is printed with its LLD module pinned (its template is
@@ -99,7 +100,7 @@ static void sni_tags(struct seq_file *m, struct Scsi_Host *shost,
 				  cache_line_size());
 	struct page *page;
 	unsigned int i, n = 0, t = 0;
-	char id[80];
+	char id[96];
 
 	if (!tags)
 		return;
@@ -142,7 +143,7 @@ static void sni_sdev(struct seq_file *m, struct Scsi_Host *shost,
 	struct device_driver *drv;
 	struct blk_mq_hw_ctx *hctx;
 	unsigned long i;
-	char id[48], sub[64];
+	char id[48], sub[80];
 
 	snprintf(id, sizeof(id), "%u:%u:%llu", sdev->channel, sdev->id, sdev->lun);
 	sni_obj(m, shost, SNI_sdev, id, sdev, sizeof(*sdev) + shost->transportt->device_size);

@@ -46,6 +46,7 @@ rm -f "$run"/*
 
 # The plugin's node map: memdev nodes in -object order, see snimeter.c.
 meter="$b/libsnimeter.so,nodemb=512;512,cpus=0-1:0;2-3:1,llc=1024:16:64,out=$run/meter.txt"
+# shellcheck disable=SC2054 # the commas are inside QEMU option values
 args=(-accel tcg -machine pc -nographic -no-reboot -nodefaults
       -smp 4 -m 1024M
       -object memory-backend-ram,id=m0,size=512M -numa node,nodeid=0,memdev=m0,cpus=0-1

@@ -15,7 +15,8 @@
 # Environment: COMPARE_REPS (default 5), COMPARE_TOPO (two-node),
 # COMPARE_OUT (build/compare),
 # COMPARE_METER  LLC model of the meter, KIB:WAYS[:LINE] per node, "on" (no
-#                LLC model) or 0 (no meter: KVM when available)  [1024:16:64]
+#                LLC model) or 0 (no meter; KVM, when it works, only
+#                with COMPARE_ICOUNT=0 too)                   [1024:16:64]
 # COMPARE_ICOUNT  the guests' clock: QEMU's -icount argument (the guest's
 #                time counts its instructions, 2^shift ns each, real time
 #                while it idles) or 0 (the host's wall clock; KVM when

@@ -9,10 +9,16 @@ set -u
 top=$(cd "$(dirname "$0")/../.." && pwd)
 cd "$top" || exit 1
 rc=0
-step() { echo "lint: $1"; shift; "$@" || { echo "lint: FAILED: $*"; rc=1; }; }
+nsteps=0 nfailed=0
+step() {
+	echo "lint: $1"; shift
+	nsteps=$((nsteps + 1))
+	"$@" || { echo "lint: FAILED: $*"; rc=1; nfailed=$((nfailed + 1)); }
+}
 
 shell=(test/run-cases test/cases/* test/lib/*.sh test/harness/*.sh
-       test/harness/guest-init test/harness/guest-compare fio-jobs/run.sh .ci/run)
+       test/harness/guest-init test/harness/guest-compare fio-jobs/run.sh .ci/run
+       qemu-plugin/*.sh qemu-plugin/kat/run.sh qemu-plugin/kat/guest-init)
 if command -v shellcheck >/dev/null; then
 	# SC1090/SC1091: the topology and common.sh are sourced through
 	# variables; -x follows the "shellcheck source=" directives instead.
@@ -46,4 +52,9 @@ topo_ok() {
 	done
 }
 step "topologies" topo_ok
+# The C (the inspector, the meter plugin and its tools) is compiled with
+# -Werror by the builds that make check runs (kbuild.sh, make -C qemu-plugin),
+# not here: the inspector needs a kernel build, the plugin QEMU's header.
+[ "$rc" = 0 ] || [ "$nfailed" -gt 0 ] || nfailed=1	# a missing tool
+echo "lint: $nsteps checks, $nfailed failed (shell: ${#shell[@]} files, Python: ${#py[@]} files)"
 exit $rc
