@@ -1,18 +1,45 @@
 #!/bin/bash
 # run.sh - run the fio jobs of this directory once per (repetition, job,
-# queue depth, CPU node) and record the JSON results for report.py.
+# queue depth, submitter) on one kernel and record the JSON results for
+# report.py.  Host mode (a real server) and the guests (make compare) alike.
 #
 #   run.sh OUTDIR LABEL DEVICE[:DEVICE..]
 #
-# Results go to OUTDIR/LABEL/<job>_qd<qd>_cpu<node>_r<rep>.json, one line per
-# run is appended to OUTDIR/LABEL/manifest.tsv; fio's stderr, if any, is kept in
-# a .log next to the JSON file.  run-info.txt records kernel,
-# fio version and settings.  LABEL names the kernel (e.g. vanilla, patched).
+# Smoke run (the stable interface, e.g. make host-check in a guest; ~20 s
+# on two nodes), then the report of two kernels' result directories:
+#   FIO_REPEAT=2 FIO_RUNTIME=2 FIO_RAMP=1 FIO_JOBS=randread-4k FIO_QDS=32 \
+#     FIO_NUMJOBS=1 FIO_TARGET=scsi_debug FIO_DEV_NODE=1 run.sh OUT LABEL /dev/sdX
+#   report.py --out REPORTDIR OUT/vanilla OUT/patched
+#     (REPORTDIR/report.{txt,json,tsv}; exit 0 written, 1 bad input, 2 usage)
+# Exit status: 0 every run done; 1 a run failed or something is missing
+# (perf and t/io_uring are optional: skipped with the reason); 2 usage or
+# refused (a write job without FIO_WRITE_OK=1, a mounted device, a bad value).
 #
-# Environment (defaults in brackets; this is the only place defaults live):
-#   FIO_CPU_NODES  nodes whose CPUs submit I/O       [all online nodes with CPUs]
-#   FIO_MEM_NODE   node for fio's buffers (bind:N)   [same as the CPU node]
-#   FIO_JOBS       job names (<name>.fio here)       [all four]
+# Safety: the jobs are read-only (fio --readonly) unless FIO_WRITE_OK=1,
+# which allows the write jobs (randwrite-4k, randrw-70-30-4k) to overwrite
+# DEVICE; the default job list then includes them.  A write job on a
+# mounted or swap device is refused even then.
+#
+# Submitters: fio runs with its CPUs and memory on each CPU node in turn
+# (cpus_allowed = the node's CPUs, numa_mem_policy=bind:<node>), then
+# "unpinned": every online CPU, no memory policy, as an unconfigured
+# server runs it.  The device's node (manifest column dev_node) tells
+# report.py which submitters are local and which remote.
+#
+# Results go to OUTDIR/LABEL/[<target>_]<job>_qd<qd>_cpu<submitter>_r<rep>.json,
+# one line per run is appended to OUTDIR/LABEL/manifest.tsv; fio's stderr,
+# if any, is kept in a .log next to the JSON file.  run-info.txt records
+# kernel, fio version, settings, and whether perf / t/io_uring ran or why
+# not.  LABEL names the kernel (vanilla, patched).
+#
+# Environment (defaults in brackets; the defaults of run.sh live here; make
+# compare sets its own in the Makefile):
+#   FIO_WRITE_OK   1: the write jobs may overwrite DEVICE     [unset: read-only]
+#   FIO_CPU_NODES  submitters: node numbers and "unpinned"
+#                  [every node with CPUs, then unpinned; no unpinned with FIO_METER]
+#   FIO_MEM_NODE   node for fio's buffers (bind:N)   [the submitter's node]
+#   FIO_JOBS       job names (<name>.fio here)
+#                  [randread-4k seqread-128k; all four with FIO_WRITE_OK=1]
 #   FIO_QDS        queue depths                      [1 32]
 #   FIO_NUMJOBS    fio processes per run             [2]
 #   FIO_REPEAT     repetitions in this call          [5]
@@ -23,6 +50,9 @@
 #   FIO_TARGET     name of what DEVICE is, e.g. scsi_debug, ahci: prefixes
 #                  the result files and fills the manifest's target column
 #                                                    [none: column "-"]
+#   FIO_DEV_NODE   the device's NUMA node, when sysfs gives none (scsi_debug,
+#                  NVMe multipath)   [the nearest numa_node file above the
+#                  device in sysfs; "-" when there is none]
 #   FIO_METER      marker command (qemu-plugin's snimeter-mark): each fio run
 #                  is one meter window, opened by fio's exec_prerun (after
 #                  fio's set-up, right before the I/O and the ramp) with
@@ -38,27 +68,40 @@
 #   FIO_IRQS       IRQ numbers (the device's): each run's interrupts of
 #                  these per CPU go to the manifest's irq_cpus column
 #                  ("CPU:count,..." of the CPUs that took any)    [none]
-#   FIO_PERF       1: bare metal, wrap each fio run in "perf stat -a" with
-#                  the kernel-mode remote-DRAM events of this CPU (README);
-#                  <file>.perf next to the JSON                  [0]
+#   FIO_PERF       1: wrap each fio run in "perf stat -a" with the
+#                  kernel-mode remote-DRAM events this CPU has (README);
+#                  <file>.perf next to the JSON; skipped with the reason
+#                  (no perf, no such event, no permission)       [0]
+#   FIO_IOURING    t/io_uring of fio's source tree (Debian's fio ships none):
+#                  after each repetition's fio runs, its peak IOPS per
+#                  submitter and queue depth (4 KiB random reads, no
+#                  polling), <file>.iouring; skipped with the reason when
+#                  unset or not executable                       [none]
 #
 # The repetition is the outer loop, so slow drift (thermal, background
 # activity) hits every configuration alike.  An orchestrator that alternates
 # kernels calls this with FIO_REPEAT=1 FIO_REP_START=r for r = 1, 2, ...
 #
-# Works on a real NUMA host and inside the test VM: it only relies on its own
-# directory (for the job files), sysfs and fio in $PATH.
+# It only relies on its own directory (for the job files), sysfs and fio in
+# $PATH (taskset, perf, t/io_uring when used).
 set -euo pipefail
 
 die() { echo "run.sh: error: $*" >&2; exit 1; }
+refuse() { echo "run.sh: refused: $*" >&2; exit 2; }
 
-[ $# -eq 3 ] || die "usage: $0 OUTDIR LABEL DEVICE[:DEVICE..]"
+[ $# -eq 3 ] || refuse "usage: $0 OUTDIR LABEL DEVICE[:DEVICE..]"
 OUTDIR=$1 LABEL=$2 DEVS=$3
-[[ $LABEL =~ ^[A-Za-z0-9._+-]+$ ]] || die "LABEL '$LABEL': use letters, digits, . _ + - only"
+[[ $LABEL =~ ^[A-Za-z0-9._+-]+$ ]] || refuse "LABEL '$LABEL': use letters, digits, . _ + - only"
 HERE=$(cd "$(dirname "$0")" && pwd)
-command -v fio >/dev/null || die "fio not found in PATH"
+command -v fio >/dev/null || die "fio not found in PATH (apt-get install fio)"
 
-FIO_JOBS=${FIO_JOBS:-"randread-4k randwrite-4k randrw-70-30-4k seqread-128k"}
+FIO_WRITE_OK=${FIO_WRITE_OK:-0}
+[[ $FIO_WRITE_OK =~ ^[01]$ ]] || refuse "FIO_WRITE_OK='$FIO_WRITE_OK': 1 (the write jobs may overwrite the device) or 0"
+if [ "$FIO_WRITE_OK" = 1 ]; then
+	FIO_JOBS=${FIO_JOBS:-"randread-4k randwrite-4k randrw-70-30-4k seqread-128k"}
+else
+	FIO_JOBS=${FIO_JOBS:-"randread-4k seqread-128k"}
+fi
 FIO_QDS=${FIO_QDS:-"1 32"}
 FIO_NUMJOBS=${FIO_NUMJOBS:-2}
 FIO_REPEAT=${FIO_REPEAT:-5}
@@ -68,19 +111,26 @@ FIO_RAMP=${FIO_RAMP:-1}
 FIO_SIZE=${FIO_SIZE:-64M}
 FIO_MEM_NODE=${FIO_MEM_NODE:-}      # empty: follow the CPU node
 FIO_TARGET=${FIO_TARGET:-}
+FIO_DEV_NODE=${FIO_DEV_NODE:-}
 FIO_METER=${FIO_METER:-}
 FIO_METER_SEQ=${FIO_METER_SEQ:-$OUTDIR/meter-windows}
 FIO_PERF=${FIO_PERF:-0}
 FIO_IRQS=${FIO_IRQS:-}
-[[ $FIO_IRQS =~ ^[0-9\ ]*$ ]] || die "FIO_IRQS '$FIO_IRQS': IRQ numbers"
+FIO_IOURING=${FIO_IOURING:-}
+[[ $FIO_IRQS =~ ^[0-9\ ]*$ ]] || refuse "FIO_IRQS '$FIO_IRQS': IRQ numbers"
 [ -z "$FIO_TARGET" ] || [[ $FIO_TARGET =~ ^[A-Za-z0-9.+-][A-Za-z0-9._+-]*$ ]] ||
-	die "FIO_TARGET '$FIO_TARGET': use letters, digits, . _ + - only"
+	refuse "FIO_TARGET '$FIO_TARGET': use letters, digits, . _ + - only"
+[ -z "$FIO_DEV_NODE" ] || [[ $FIO_DEV_NODE =~ ^(-1|[0-9]+)$ ]] ||
+	refuse "FIO_DEV_NODE '$FIO_DEV_NODE': a node number (-1: the device has none)"
 if [ -n "$FIO_METER" ]; then
 	[ -x "$FIO_METER" ] || die "FIO_METER '$FIO_METER' is not an executable (make -C qemu-plugin)"
 fi
 
 for v in FIO_NUMJOBS FIO_REPEAT FIO_REP_START FIO_RUNTIME FIO_RAMP; do
-	[[ ${!v} =~ ^[0-9]+$ ]] || die "$v='${!v}' is not a non-negative integer"
+	[[ ${!v} =~ ^[0-9]+$ ]] || refuse "$v='${!v}' is not a non-negative integer"
+done
+for qd in $FIO_QDS; do
+	[[ $qd =~ ^[1-9][0-9]*$ ]] || refuse "FIO_QDS: '$qd' is not a queue depth"
 done
 
 # Expand a sysfs list such as "0-2,5" into "0 1 2 5".
@@ -98,8 +148,9 @@ expand_list() {
 # treat it as a single node 0 owning all online CPUs, with no memory policy.
 NODE_SYS=/sys/devices/system/node
 if [ -d "$NODE_SYS/node0" ]; then HAVE_NUMA=1; else HAVE_NUMA=0; fi
-node_cpus() {   # CPU list of node $1, empty if it has none
-	if [ $HAVE_NUMA = 1 ]; then cat "$NODE_SYS/node$1/cpulist" 2>/dev/null || true
+node_cpus() {   # CPU list of node $1 ("unpinned": every online CPU), empty if it has none
+	if [ "$1" = unpinned ]; then cat /sys/devices/system/cpu/online
+	elif [ $HAVE_NUMA = 1 ]; then cat "$NODE_SYS/node$1/cpulist" 2>/dev/null || true
 	elif [ "$1" = 0 ]; then cat /sys/devices/system/cpu/online
 	fi
 }
@@ -111,8 +162,13 @@ if [ -z "${FIO_CPU_NODES:-}" ]; then
 	else
 		FIO_CPU_NODES=0
 	fi
+	# A meter window is split by the submitters' node: no unpinned run.
+	[ -n "$FIO_METER" ] || FIO_CPU_NODES+=" unpinned"
 fi
 for n in $FIO_CPU_NODES; do
+	[ "$n" = unpinned ] || [[ $n =~ ^[0-9]+$ ]] || refuse "FIO_CPU_NODES: '$n' is neither a node number nor unpinned"
+	[ "$n" = unpinned ] && [ -n "$FIO_METER" ] &&
+		refuse "FIO_CPU_NODES: unpinned with FIO_METER (a meter window needs the submitters' node)"
 	[ -n "$(node_cpus "$n")" ] || die "CPU node $n does not exist or has no CPUs"
 done
 if [ -n "$FIO_MEM_NODE" ] && [ $HAVE_NUMA = 1 ] && [ ! -d "$NODE_SYS/node$FIO_MEM_NODE" ]; then
@@ -153,9 +209,19 @@ if [ -n "$FIO_METER" ]; then
 	trap 'rm -rf "$JOBDIR"' EXIT
 fi
 
+# A job writes unless its rw= is a read (read, randread).
+WRITES=0
 for job in $FIO_JOBS; do
-	[ -f "$HERE/$job.fio" ] || die "no job file $HERE/$job.fio (FIO_JOBS='$FIO_JOBS')"
+	[ -f "$HERE/$job.fio" ] || refuse "no job file $HERE/$job.fio (FIO_JOBS='$FIO_JOBS')"
+	if ! grep -qE '^rw=(rand)?read$' "$HERE/$job.fio"; then
+		[ "$FIO_WRITE_OK" = 1 ] ||
+			refuse "job $job writes to the device: set FIO_WRITE_OK=1 if its contents may be destroyed (FIO_JOBS='$FIO_JOBS')"
+		WRITES=1
+	fi
 done
+# fio's own guard: --readonly makes fio refuse any write it would issue.
+ro=()
+[ "$WRITES" = 1 ] || ro=(--readonly)
 
 # Check the devices: they must exist; a file on tmpfs is not block I/O;
 # a mounted block device or swap would be destroyed by the write jobs.
@@ -165,7 +231,9 @@ for d in "${devlist[@]}"; do
 	if [ -b "$d" ]; then
 		real=$(readlink -f "$d")
 		if awk -v d="$real" 'index($1, d) == 1 { f = 1 } END { exit !f }' /proc/mounts /proc/swaps; then
-			die "$d ($real) or one of its partitions is mounted or used as swap; refusing to write to it"
+			[ "$WRITES" = 1 ] &&
+				refuse "$d ($real) or one of its partitions is mounted or used as swap; refusing to write to it"
+			echo "run.sh: note: $d is in use (mounted or swap): read-only jobs, but its other I/O is noise" >&2
 		fi
 	elif [ -f "$d" ]; then
 		fstype=$(stat -f -c %T "$d")
@@ -179,6 +247,44 @@ for d in "${devlist[@]}"; do
 	fi
 done
 
+# sysfs_node PATH: the first numa_node file at or above the sysfs device
+# PATH (the PCI function of a disk's HBA), "" if none.
+sysfs_node() {
+	local p=$1
+	while [ -n "$p" ] && [ "$p" != / ] && [ "$p" != /sys ]; do
+		[ -r "$p/numa_node" ] && { cat "$p/numa_node"; return; }
+		p=${p%/*}
+	done
+}
+# dev_node DEVICE: the NUMA node of the disk behind a block device or a
+# file's filesystem ("" when unknown).
+dev_node() {
+	local d=$1 blk
+	if [ -b "$d" ]; then
+		blk=/sys/dev/block/$(stat -L -c '%Hr:%Lr' "$d")
+	else
+		blk=/sys/dev/block/$(stat -c '%Hd:%Ld' "$d")
+	fi
+	[ -e "$blk" ] || return 0
+	blk=$(readlink -f "$blk")
+	[ -f "$blk/partition" ] && blk=${blk%/*}     # a partition: its disk
+	[ -e "$blk/device" ] || return 0
+	sysfs_node "$(readlink -f "$blk/device")"
+}
+if [ -z "$FIO_DEV_NODE" ]; then
+	FIO_DEV_NODE=-
+	for d in "${devlist[@]}"; do
+		n=$(dev_node "$d")
+		[ -n "$n" ] || { FIO_DEV_NODE=-; break; }
+		if [ "$FIO_DEV_NODE" = - ]; then FIO_DEV_NODE=$n
+		elif [ "$FIO_DEV_NODE" != "$n" ]; then
+			echo "run.sh: note: the devices are on nodes $FIO_DEV_NODE and $n: no local/remote" >&2
+			FIO_DEV_NODE=-; break
+		fi
+	done
+fi
+[ "$FIO_DEV_NODE" = - ] && echo "run.sh: note: the device's NUMA node is unknown (FIO_DEV_NODE=N gives it): the report names submitters by node only" >&2
+
 # meter_objects FILE: "<kind> <address> <size>" of every object the
 # inspector reports with an address (fields 7 and 8 with addresses=1).
 meter_objects() {
@@ -188,6 +294,75 @@ meter_objects() {
 	     END { if (!n) exit 1 }' "$f" > "$1" ||
 		die "FIO_METER_OBJECTS: the inspector gave no addresses (addresses=1?)"
 }
+
+# Bare metal: the kernel-mode remote-DRAM events of this CPU that perf can
+# count system-wide (names from the kernel's tools/perf/pmu-events/arch/x86
+# JSON; node-load-misses is perf's generic cache event, last resort).
+# PERF_NOTE says what was used or why nothing was.
+PERF_EVENTS="" PERF_NOTE="off (FIO_PERF=0)"
+if [ "$FIO_PERF" = 1 ]; then
+	vendor=$(awk -F': *' '/^vendor_id/ { print $2; exit }' /proc/cpuinfo 2>/dev/null)
+	case $vendor in
+	GenuineIntel)	# loads retired from remote DRAM; offcore demand reads
+		cands="mem_load_l3_miss_retired.remote_dram ocr.demand_data_rd.remote_dram
+		       ocr.demand_data_rd.l3_miss_remote_dram.snoop_miss_or_no_fwd
+		       offcore_response.demand_data_rd.l3_miss_remote_dram.snoop_miss_or_no_fwd" ;;
+	AuthenticAMD)	# Zen 4/5, Zen 3, Zen 2 names of "fill from remote DRAM"
+		cands="ls_dmnd_fills_from_sys.dram_io_far ls_any_fills_from_sys.dram_io_far
+		       ls_dmnd_fills_from_sys.mem_io_remote ls_any_fills_from_sys.mem_io_remote
+		       ls_refills_from_sys.ls_mabresp_rmt_dram" ;;
+	*) cands="" ;;
+	esac
+	paranoid=$(cat /proc/sys/kernel/perf_event_paranoid 2>/dev/null || echo "?")
+	if ! command -v perf >/dev/null; then
+		PERF_NOTE="skipped: perf is not installed (apt-get install linux-perf)"
+	elif [ "$(id -u)" != 0 ] && [ "$paranoid" != "?" ] && [ "$paranoid" -gt 0 ]; then
+		PERF_NOTE="skipped: system-wide counting needs root or kernel.perf_event_paranoid <= 0 (it is $paranoid)"
+	else
+		# perf_status EVENT: "counted" (a number in the first field),
+		# "unknown" (perf has no such event for this CPU: event syntax
+		# error) or "not-supported" (the PMU does not count it).
+		perf_status() {
+			local o
+			o=$(perf stat -a -x, -e "$1:k" -- sleep 0.1 2>&1 >/dev/null) || true
+			if grep -q "^[0-9][0-9.]*,.*$1" <<<"$o"; then echo counted
+			elif grep -qi "syntax error\|unknown\|not found" <<<"$o"; then echo unknown
+			else echo not-supported
+			fi
+		}
+		unknown="" unsupported=""
+		for ev in $cands node-load-misses; do
+			# perf's generic event only when the CPU's own ones are missing
+			[ "$ev" = node-load-misses ] && [ -n "$PERF_EVENTS" ] && break
+			case $(perf_status "$ev") in
+			counted) PERF_EVENTS+="${PERF_EVENTS:+,}$ev:k" ;;
+			unknown) unknown+=" $ev" ;;
+			*) unsupported+=" $ev" ;;
+			esac
+		done
+		if [ -n "$PERF_EVENTS" ]; then
+			PERF_NOTE="used: $PERF_EVENTS (perf stat -a, kernel mode)"
+		else
+			PERF_NOTE="skipped: no remote-DRAM event counts on this CPU (vendor '${vendor:-unknown}',"
+			PERF_NOTE+=" $(grep -m1 '^model name' /proc/cpuinfo 2>/dev/null | sed 's/.*: *//')):"
+			[ -n "$unknown" ] && PERF_NOTE+=" unknown to this perf:$unknown;"
+			[ -n "$unsupported" ] && PERF_NOTE+=" not counted by the PMU (a VM without a PMU?):$unsupported;"
+			PERF_NOTE+=" the events are listed in fio-jobs/README"
+		fi
+	fi
+	echo "run.sh: perf: $PERF_NOTE" >&2
+fi
+
+# Peak IOPS with fio's t/io_uring (not in Debian's fio package).
+IOURING_NOTE="skipped: FIO_IOURING is not set (Debian's fio $(fio --version) ships no t/io_uring; build it from fio's source: make t/io_uring)"
+if [ -n "$FIO_IOURING" ]; then
+	if [ -x "$FIO_IOURING" ] && [ ! -d "$FIO_IOURING" ]; then
+		IOURING_NOTE="used: $FIO_IOURING"
+	else
+		IOURING_NOTE="skipped: FIO_IOURING '$FIO_IOURING' is not an executable"
+	fi
+fi
+echo "run.sh: t/io_uring: $IOURING_NOTE" >&2
 
 DEST=$OUTDIR/$LABEL
 mkdir -p "$DEST"
@@ -199,15 +374,19 @@ ADEVS=""
 for d in "${devlist[@]}"; do ADEVS+="${ADEVS:+:}$(abspath "$d")"; done
 MANIFEST=$DEST/manifest.tsv
 # target, window (meter window number), dev_ios (see dev_ios()), cpus (the
-# CPUs fio ran on), irq_cpus (see irq_delta()): "-" if none.
-[ -s "$MANIFEST" ] || printf 'label\tjob\tqd\tcpu_node\tmem_node\trep\tfile\ttarget\twindow\tdev_ios\tcpus\tirq_cpus\n' >"$MANIFEST"
+# CPUs fio ran on), irq_cpus (see irq_delta()), dev_node (the device's
+# node): "-" if none.
+[ -s "$MANIFEST" ] || printf 'label\tjob\tqd\tcpu_node\tmem_node\trep\tfile\ttarget\twindow\tdev_ios\tcpus\tirq_cpus\tdev_node\n' >"$MANIFEST"
 # A short record of what was run, for whoever reads the results later.
 {
 	echo "# $(date -Is) run.sh $*"
 	echo "kernel=$(uname -r) fio=$(fio --version) numa=$HAVE_NUMA mempolicy=$USE_MEMPOL"
 	echo "jobs='$FIO_JOBS' qds='$FIO_QDS' cpu_nodes='$FIO_CPU_NODES' mem_node='${FIO_MEM_NODE:-=cpu}'" \
 		"numjobs=$FIO_NUMJOBS reps=$FIO_REP_START+$FIO_REPEAT runtime=$FIO_RUNTIME ramp=$FIO_RAMP size=$FIO_SIZE"
-	echo "target='${FIO_TARGET:--}' devices='$DEVS' meter='${FIO_METER:-off}' perf='${PERF_EVENTS:-off}' irqs='${FIO_IRQS:--}'"
+	echo "target='${FIO_TARGET:--}' devices='$DEVS' dev_node=$FIO_DEV_NODE write_ok=$FIO_WRITE_OK" \
+		"meter='${FIO_METER:-off}' irqs='${FIO_IRQS:--}'"
+	echo "perf: $PERF_NOTE"
+	echo "io_uring: $IOURING_NOTE"
 } >>"$DEST/run-info.txt"
 
 # I/O requests completed by the devices (reads + writes, /sys/block/X/stat
@@ -241,46 +420,51 @@ irq_delta() {
 		print s ? s : "0" }'
 }
 
-# Bare metal: the kernel-mode remote-DRAM events of this CPU that perf knows
-# (names from the kernel's tools/perf/pmu-events/arch/x86 JSON).
-PERF_EVENTS=""
-if [ "$FIO_PERF" = 1 ]; then
-	vendor=$(awk -F': *' '/^vendor_id/ { print $2; exit }' /proc/cpuinfo 2>/dev/null)
-	case $vendor in
-	GenuineIntel)	# loads retired from remote DRAM; offcore demand reads
-		cands="mem_load_l3_miss_retired.remote_dram ocr.demand_data_rd.remote_dram
-		       ocr.demand_data_rd.l3_miss_remote_dram.snoop_miss_or_no_fwd
-		       offcore_response.demand_data_rd.l3_miss_remote_dram.snoop_miss_or_no_fwd" ;;
-	AuthenticAMD)	# Zen 4/5, Zen 3, Zen 2 names of "fill from remote DRAM"
-		cands="ls_dmnd_fills_from_sys.dram_io_far ls_any_fills_from_sys.dram_io_far
-		       ls_dmnd_fills_from_sys.mem_io_remote ls_any_fills_from_sys.mem_io_remote
-		       ls_refills_from_sys.ls_mabresp_rmt_dram" ;;
-	*) cands="" ;;
-	esac
-	if ! command -v perf >/dev/null; then
-		echo "run.sh: FIO_PERF=1 but perf is not installed (linux-perf / linux-tools):" \
-			"no remote-DRAM counts" >&2
-	else
-		for ev in $cands; do
-			perf stat -x, -e "$ev:k" true >/dev/null 2>&1 && PERF_EVENTS+="${PERF_EVENTS:+,}$ev:k"
+# iouring REP: t/io_uring's peak IOPS of 4 KiB random reads, per queue depth
+# and submitter, into <base>.iouring (its own output; report.py reads the
+# "Maximum IOPS=" line) and one line of OUTDIR/LABEL/iouring.tsv.
+iouring() {
+	local r=$1 qd node cpus base batch rc
+	[ -f "$DEST/iouring.tsv" ] || printf 'label\tqd\tcpu_node\trep\tfile\ttarget\tdev_node\n' > "$DEST/iouring.tsv"
+	for qd in $FIO_QDS; do
+		for node in $FIO_CPU_NODES; do
+			cpus=$(node_cpus "$node")
+			base=${FIO_TARGET:+${FIO_TARGET}_}iouring_qd${qd}_cpu${node}_r${r}
+			batch=$((qd < 32 ? qd : 32))
+			echo "run.sh: [$LABEL] rep $r  t/io_uring  qd=$qd  submitter $node" >&2
+			rc=0
+			# -p0: interrupts (no poll queues needed); -O1: O_DIRECT; reads only
+			taskset -c "$cpus" "$FIO_IOURING" -d"$qd" -s"$batch" -c"$batch" -b4096 -p0 -B0 -F1 \
+				-O1 -n1 -r"$FIO_RUNTIME" "${devlist[@]}" > "$DEST/$base.iouring" 2>&1 || rc=$?
+			if [ "$rc" != 0 ] || ! grep -q 'IOPS=' "$DEST/$base.iouring"; then
+				tail -n 5 "$DEST/$base.iouring" >&2
+				die "t/io_uring failed (qd $qd, submitter $node, rep $r): $DEST/$base.iouring"
+			fi
+			printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$LABEL" "$qd" "$node" "$r" "$base.iouring" \
+				"${FIO_TARGET:--}" "$FIO_DEV_NODE" >> "$DEST/iouring.tsv"
 		done
-		[ -n "$PERF_EVENTS" ] || echo "run.sh: FIO_PERF=1: perf has no remote-DRAM event for" \
-			"this CPU (vendor '${vendor:-unknown}'; tried: $(echo $cands)) or may not read" \
-			"it (perf_event_paranoid, VM without PMU): no remote-DRAM counts; try" \
-			"'perf c2c record -a -- <fio ...>' (README)" >&2
-	fi
-fi
+	done
+}
 
 last=$((FIO_REP_START + FIO_REPEAT - 1))
 for ((r = FIO_REP_START; r <= last; r++)); do
 	for job in $FIO_JOBS; do
 		for qd in $FIO_QDS; do
 			for node in $FIO_CPU_NODES; do
-				mem=${FIO_MEM_NODE:-$node}
+				if [ "$node" = unpinned ]; then
+					# no CPU binding; buffers as the kernel places them
+					if [ -n "$FIO_MEM_NODE" ]; then
+						mem=$FIO_MEM_NODE policy=bind:$FIO_MEM_NODE
+					else
+						mem=default policy=default
+					fi
+				else
+					mem=${FIO_MEM_NODE:-$node} policy=bind:${FIO_MEM_NODE:-$node}
+				fi
 				# manifest records "none" when buffers could not be bound
 				[ $USE_MEMPOL = 1 ] && memrec=$mem || memrec=none
 				base=${FIO_TARGET:+${FIO_TARGET}_}${job}_qd${qd}_cpu${node}_r${r}
-				echo "run.sh: [$LABEL] rep $r  ${FIO_TARGET:+$FIO_TARGET  }$job  qd=$qd  cpu node $node  mem node $memrec" >&2
+				echo "run.sh: [$LABEL] rep $r  ${FIO_TARGET:+$FIO_TARGET  }$job  qd=$qd  submitter $node  mem node $memrec" >&2
 				perf=()
 				[ -n "$PERF_EVENTS" ] && perf=(perf stat -a "-x," -o "$DEST/$base.perf" -e "$PERF_EVENTS" --)
 				win=-
@@ -297,15 +481,16 @@ for ((r = FIO_REP_START; r <= last; r++)); do
 				# (cpus_allowed): the job processes it forks get their
 				# task_struct, kernel stack and page tables from that
 				# node, as under "numactl --cpunodebind", instead of
-				# from wherever the parent happened to run.
+				# from wherever the parent happened to run.  Unpinned:
+				# every online CPU, as fio runs when nobody binds it.
 				rc=0
 				cpus=$(node_cpus "$node")
 				[ -n "$cpus" ] || die "node $node has no online CPUs to submit I/O from (FIO_CPU_NODES)"
 				( cd "$DEST" && FIO_RUNTIME=$FIO_RUNTIME FIO_RAMP=$FIO_RAMP FIO_IODEPTH=$qd \
 					FIO_NUMJOBS=$FIO_NUMJOBS FIO_DEV=$ADEVS FIO_SIZE=$FIO_SIZE \
-					FIO_CPUS=$cpus FIO_MEM_POLICY=bind:$mem \
-					exec "${perf[@]}" taskset -c "$cpus" fio --output-format=json --output="$DEST/$base.json" \
-					"$JOBDIR/$job.fio" 2>"$DEST/$base.log" ) || rc=$?
+					FIO_CPUS=$cpus FIO_MEM_POLICY=$policy \
+					exec "${perf[@]}" taskset -c "$cpus" fio "${ro[@]}" --output-format=json \
+					--output="$DEST/$base.json" "$JOBDIR/$job.fio" 2>"$DEST/$base.log" ) || rc=$?
 				# fio did not get to its postrun: close the window (a
 				# stop without an open window is ignored).
 				[ -n "$FIO_METER" ] && "$FIO_METER" stop
@@ -317,16 +502,17 @@ for ((r = FIO_REP_START; r <= last; r++)); do
 					echo "run.sh: fio failed for $base; stderr ($DEST/$base.log):" >&2
 					tail -n 20 "$DEST/$base.log" >&2
 					tail -n 5 "$DEST/$base.json" 2>/dev/null >&2 || true
-					die "fio failed (job $job, qd $qd, CPU node $node, rep $r)"
+					die "fio failed (job $job, qd $qd, submitter $node, rep $r)"
 				fi
 				[ -s "$DEST/$base.log" ] || rm -f "$DEST/$base.log"   # keep only useful logs
 				dios=-
 				[ "$ios0" != - ] && [ "$ios1" != - ] && dios=$((ios1 - ios0))
-				printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$LABEL" "$job" "$qd" \
+				printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$LABEL" "$job" "$qd" \
 					"$node" "$memrec" "$r" "$base.json" "${FIO_TARGET:--}" "$win" "$dios" \
-					"$cpus" "$irqd" >>"$MANIFEST"
+					"$cpus" "$irqd" "$FIO_DEV_NODE" >>"$MANIFEST"
 			done
 		done
 	done
+	[[ $IOURING_NOTE == used:* ]] && iouring "$r"
 done
 echo "run.sh: done, results in $DEST" >&2
