@@ -28,6 +28,7 @@ import argparse
 import json
 import math
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -38,6 +39,9 @@ import stats
 from stats import mean, stddev
 
 ALPHA = 0.05                       # two-sided significance level
+MARGIN_TEXT = ("no regression?: \"met\" iff ratio >= %.2f and its 95%% CI within +-%.0f %% "
+               "of the ratio (stats.py), else \"not met\" and why."
+               % (stats.MIN_RATIO, 100 * stats.CI_REL))
 JOB_ORDER = ["randread-4k", "randwrite-4k", "randrw-70-30-4k", "seqread-128k"]
 
 
@@ -67,44 +71,64 @@ def manifests(path):
     return [m for m in subs if os.path.isfile(m)]
 
 
+class InputError(Exception):
+    """Missing or malformed input: report.py exits 1 with the message."""
+
+
 def load_fio(path):
     """IOPS and p99 clat (usec, None if no I/O of that kind) of one fio run."""
-    with open(path) as f:
-        text = f.read()
-    # fio may print warnings ahead of the JSON document into --output.
-    doc = json.loads(text[text.index("{"):])
-    jobs = doc["jobs"]      # group_reporting: one entry for the whole job
-    iops = sum(j["read"]["iops"] + j["write"]["iops"] for j in jobs)
+    try:
+        with open(path) as f:
+            text = f.read()
+        # fio may print warnings ahead of the JSON document into --output.
+        doc = json.loads(text[text.index("{"):])
+        jobs = doc["jobs"]      # group_reporting: one entry for the whole job
+        iops = sum(j["read"]["iops"] + j["write"]["iops"] for j in jobs)
 
-    def p99(ddir):
-        clat = jobs[0][ddir]["clat_ns"]
-        if not clat.get("N"):
-            return None
-        return clat["percentile"]["99.000000"] / 1000.0
+        def p99(ddir):
+            clat = jobs[0][ddir]["clat_ns"]
+            if not clat.get("N"):
+                return None
+            return clat["percentile"]["99.000000"] / 1000.0
 
-    return {"iops": iops, "p99_read": p99("read"), "p99_write": p99("write"),
-            "total_ios": sum(j["read"].get("total_ios", 0) + j["write"].get("total_ios", 0)
-                             for j in jobs)}
+        return {"iops": iops, "p99_read": p99("read"), "p99_write": p99("write"),
+                "total_ios": sum(j["read"].get("total_ios", 0) + j["write"].get("total_ios", 0)
+                                 for j in jobs)}
+    except (OSError, ValueError, KeyError, IndexError, TypeError) as e:
+        raise InputError("%s: not a fio JSON result (%s: %s)" % (path, type(e).__name__, e))
+
+
+MANIFEST_COLS = ("label", "job", "qd", "cpu_node", "mem_node", "rep", "file", "target",
+                 "window", "dev_ios", "cpus", "irq_cpus", "dev_node")
 
 
 def load(dirs):
     """{(target, job, qd, cpu_node, mem_node): {label: [run, ..]}}
 
     manifest.tsv: label job qd cpu_node mem_node rep file [target window
-    dev_ios [cpus irq_cpus]] (the last ones from newer run.sh; "-" = none)."""
+    dev_ios [cpus irq_cpus [dev_node]]] (the last ones from newer run.sh;
+    "-" = none).  Raises InputError on a missing directory, manifest or
+    result file, or a malformed line."""
     runs = {}   # json path -> (key, label, rep, extra); a repeated run overrides
     for d in dirs:
+        if not os.path.isdir(d):
+            raise InputError("%s: no such directory" % d)
         found = manifests(d)
         if not found:
-            sys.exit("report.py: no manifest.tsv in %s or its subdirectories" % d)
+            raise InputError("no manifest.tsv in %s or its subdirectories" % d)
         for m in found:
             with open(m) as f:
-                for line in f:
+                for ln, line in enumerate(f, 1):
                     cols = line.rstrip("\n").split("\t")
-                    if len(cols) not in (7, 10, 12) or cols[0] == "label":
+                    if cols[0] == "label" or not line.strip():
                         continue
-                    cols += ["-"] * (12 - len(cols))
-                    label, job, qd, cpu, mem, rep, name, target, win, dios, cpus, irqc = cols
+                    if len(cols) not in (7, 10, 12, 13) or not cols[2].isdigit() or \
+                            not cols[5].isdigit():
+                        raise InputError("%s:%d: not a run.sh manifest line (%d columns, "
+                                         "expected 7, 10, 12 or 13: %s)"
+                                         % (m, ln, len(cols), " ".join(MANIFEST_COLS)))
+                    cols += ["-"] * (13 - len(cols))
+                    label, job, qd, cpu, mem, rep, name, target, win, dios, cpus, irqc, dnode = cols
                     path = os.path.realpath(os.path.join(os.path.dirname(m), name))
                     extra = {"dir": os.path.dirname(m), "file": name,
                              "window": int(win) if win.isdigit() else None,
@@ -112,15 +136,15 @@ def load(dirs):
                              "cpu_node": cpu,
                              "cpus": None if cpus == "-" else cpus,
                              "irq_cpus": None if irqc == "-" else irqc,
+                             "dev_node": dnode,
                              "perf_file": path[:-len(".json")] + ".perf"
                              if path.endswith(".json") else None}
                     runs[path] = ((target, job, int(qd), cpu, mem), label, int(rep), extra)
     groups = {}
     for path, (key, label, rep, extra) in runs.items():
         if not os.path.isfile(path):
-            print("report.py: warning: %s listed but missing, skipped" % path,
-                  file=sys.stderr)
-            continue
+            raise InputError("%s is listed in %s/manifest.tsv but missing"
+                             % (path, extra["dir"]))
         run = load_fio(path)
         run.update(extra)
         run["rep"] = rep
@@ -131,6 +155,29 @@ def load(dirs):
 # --------------------------------------------------------------------------
 # Table
 # --------------------------------------------------------------------------
+
+def where(cpu, dev_node):
+    """local / remote / unpinned of a submitter (run.sh's cpu_node) against
+    the device's node; "node" when that is unknown or NUMA_NO_NODE (-1)."""
+    if cpu == "unpinned":
+        return "unpinned"
+    if not dev_node.isdigit():
+        return "node"
+    return "local" if cpu == dev_node else "remote"
+
+
+def submitter(r):
+    """A row's submitter as the tables name it: "node 1 (local)",
+    "node 0 (remote)", "node 0" (device node unknown), "unpinned"; the
+    memory node when it is not the submitter's."""
+    cpu, mem = r["cpu_node"], r["mem_node"]
+    w = r.get("where") or where(cpu, r.get("dev_node", "-"))
+    text = "unpinned" if cpu == "unpinned" else \
+        "node %s" % cpu + ("" if w == "node" else " (%s)" % w)
+    if mem not in (cpu, "default", "none"):
+        text += " mem %s" % mem
+    return text
+
 
 def build_rows(groups, baseline):
     def job_rank(job):
@@ -154,14 +201,17 @@ def build_rows(groups, baseline):
             rs = sorted(groups[key][label], key=lambda r: r["rep"])
             iops = [r["iops"] for r in rs]
             m, sd = mean(iops), stddev(iops)
+            dnodes = {r["dev_node"] for lr in groups[key].values() for r in lr}
             row = {
                 "target": target, "job": job, "qd": qd, "label": label, "cpu_node": cpu,
                 "mem_node": mem, "n": len(iops), "iops": iops,
-                "iops_mean": m, "iops_stddev": sd,
+                "dev_node": dnodes.pop() if len(dnodes) == 1 else "-",
+                "iops_mean": m, "iops_stddev": sd, "iops_min": min(iops), "iops_max": max(iops),
                 "iops_stddev_pct": None if sd is None or m == 0 else 100.0 * sd / m,
                 "change_pct": None, "t": None, "df": None, "p_value": None,
-                "significant": None, "ratio": None, "ratio_ci95": None,
+                "significant": None, "ratio": None, "ratio_ci95": None, "verdict": None,
             }
+            row["where"] = where(cpu, row["dev_node"])
             for ddir in ("read", "write"):
                 vals = [r["p99_" + ddir] for r in rs if r["p99_" + ddir] is not None]
                 row["p99_%s_usec" % ddir] = mean(vals) if vals else None
@@ -179,6 +229,7 @@ def build_rows(groups, baseline):
                     if math.isinf(w[0]):      # zero spread, different means
                         row["t"] = None       # (keep the JSON standard)
                     row["significant"] = w[2] < ALPHA
+                row["verdict"] = stats.verdict(row["ratio"], row["ratio_ci95"])
             rows.append(row)
     return rows
 
@@ -186,8 +237,9 @@ def build_rows(groups, baseline):
 def fmt_table(rows, baseline):
     # A target column only for results of several (or named) targets.
     targets = any(r["target"] != "-" for r in rows)
-    head = (["target"] if targets else []) + ["job", "qd", "kernel", "CPU node", "IOPS mean ± stddev (%)", "n",
-            "p99 clat usec", "vs " + (baseline or "baseline"), "ratio [95% CI]", "significant"]
+    head = (["target"] if targets else []) + ["job", "qd", "kernel", "submitter", "IOPS mean ± stddev (%)",
+            "min–max", "n", "p99 clat usec", "vs " + (baseline or "baseline"), "ratio [95% CI]",
+            "significant", "no regression?"]
     lines = []
     for r in rows:
         if r["iops_stddev"] is None:
@@ -198,9 +250,8 @@ def fmt_table(rows, baseline):
         # p99 latency: r = reads, w = writes (mixed jobs show both)
         lat = " / ".join("%s %.1f" % (d[0], r["p99_%s_usec" % d])
                          for d in ("read", "write") if r["p99_%s_usec" % d] is not None)
-        node = r["cpu_node"] if r["mem_node"] == r["cpu_node"] else \
-            "%s (mem %s)" % (r["cpu_node"], r["mem_node"])
-        ratio = "-"
+        node = submitter(r)
+        ratio, verdict = "-", r["verdict"] or "-"
         if r["label"] == baseline:
             change, sig = "baseline", "-"
         elif r["change_pct"] is None:
@@ -217,7 +268,8 @@ def fmt_table(rows, baseline):
                 "p<0.001" if p < 0.001 else "p=%.3f" % p)
         lines.append(([r["target"]] if targets else []) +
                      [r["job"], str(r["qd"]), r["label"], node, iops,
-                      str(r["n"]), lat or "-", change, ratio, sig])
+                      "%.0f–%.0f" % (r["iops_min"], r["iops_max"]),
+                      str(r["n"]), lat or "-", change, ratio, sig, verdict])
     # blank line between (target,) job, qd
     out = meter_report.render_table(head, lines, 3 if targets else 2)
     out += ["",
@@ -228,8 +280,217 @@ def fmt_table(rows, baseline):
             "baseline at 95% (p < 0.05); n/a when either side has n < 2.",
             "ratio: mean IOPS / the baseline's; its 95% CI by the delta method",
             "on log(ratio) with Welch-Satterthwaite degrees of freedom.",
+            MARGIN_TEXT,
             "VM results: no-regression check only, never a NUMA gain (see README)."]
     return "\n".join(out) + "\n"
+
+
+# --------------------------------------------------------------------------
+# Two kernels side by side (--out): text, TSV, JSON
+# --------------------------------------------------------------------------
+
+TSV_HEAD = ["target", "job", "qd", "submitter", "where"] + \
+    ["%s_%s" % (k, c) for k in ("vanilla", "patched")
+     for c in ("n", "iops", "min", "max", "p99_read_us", "p99_write_us")] + \
+    ["ratio", "ci_lo", "ci_hi", "verdict"]
+WHERE_ORDER = ["local", "remote", "node", "unpinned"]
+
+
+def pairs(rows, baseline, label):
+    """[(baseline row, label row)] per target, job, qd and submitter, in
+    table order: local, remote, node (device node unknown), unpinned."""
+    by = {}
+    for r in rows:
+        by.setdefault((r["target"], r["job"], r["qd"], r["cpu_node"], r["mem_node"]),
+                      {})[r["label"]] = r
+    out = [(g[baseline], g[label]) for g in by.values() if baseline in g and label in g]
+    order = {k: i for i, k in enumerate(dict.fromkeys((r["target"], r["job"], r["qd"]) for r in rows))}
+    return sorted(out, key=lambda p: (order[p[1]["target"], p[1]["job"], p[1]["qd"]],
+                                      WHERE_ORDER.index(p[1]["where"]),
+                                      (0, int(p[1]["cpu_node"])) if p[1]["cpu_node"].isdigit()
+                                      else (1, p[1]["cpu_node"])))
+
+
+def _p99(r):
+    return " / ".join("%s %.0f" % (d[0], r["p99_%s_usec" % d]) for d in ("read", "write")
+                      if r["p99_%s_usec" % d] is not None) or "-"
+
+
+def fmt_compare(rows, baseline, label, legend=True):
+    """The table maintainers ask for: per target, job, qd and submitter the
+    IOPS mean [min–max] and n of both kernels, p99 latency (a column only
+    when some run has one), the ratio with its 95% CI and the
+    no-regression verdict."""
+    lines = []
+    for b, r in pairs(rows, baseline, label):
+        ratio = "-" if r["ratio"] is None else "%.3f" % r["ratio"] + (
+            " [%.3f, %.3f]" % tuple(r["ratio_ci95"]) if r["ratio_ci95"] else " [n/a]")
+        lines.append([r["target"], r["job"], str(r["qd"]), submitter(r)] +
+                     ["%.0f [%.0f–%.0f] n=%d" % (x["iops_mean"], x["iops_min"], x["iops_max"], x["n"])
+                      for x in (b, r)] +
+                     ["%s -> %s" % (_p99(b), _p99(r)), ratio, r["verdict"]])
+    if not lines:
+        return ""
+    head = ["target", "job", "qd", "submitter", "%s IOPS mean [min–max]" % baseline,
+            "%s IOPS mean [min–max]" % label, "p99 clat usec", "%s/%s [95%% CI]" % (label, baseline),
+            "no regression?"]
+    if all(ln[6] == "- -> -" for ln in lines):
+        del head[6]
+        for ln in lines:
+            del ln[6]
+    out = meter_report.render_table(head, lines, 3)
+    if not legend:
+        return "\n".join(out) + "\n"
+    out += ["",
+            "submitter: the node of fio's CPUs and buffers, local or remote to the",
+            "device's node (run.sh dev_node; \"node N\" when unknown), or unpinned",
+            "(every CPU, no memory policy).  IOPS = read + write IOPS, mean over the",
+            "n repetitions, [lowest–highest].  p99 clat: 99th percentile completion",
+            "latency (r reads, w writes), mean over the repetitions.  Ratio: mean over",
+            "mean; 95% CI by the delta method on log(ratio), Welch-Satterthwaite df.",
+            MARGIN_TEXT]
+    return "\n".join(out) + "\n"
+
+
+def tsv_rows(rows, baseline, label):
+    """report.tsv: TSV_HEAD, then one line per pair(); "-" = none."""
+    def f(x, fmt="%.1f"):
+        return "-" if x is None else fmt % x
+    out = ["\t".join(TSV_HEAD)]
+    for b, r in pairs(rows, baseline, label):
+        sub = r["cpu_node"] + ("" if r["mem_node"] in (r["cpu_node"], "default", "none")
+                               else "/mem" + r["mem_node"])
+        cells = [r["target"], r["job"], str(r["qd"]), sub, r["where"]]
+        for x in (b, r):
+            cells += [str(x["n"]), f(x["iops_mean"]), f(x["iops_min"]), f(x["iops_max"]),
+                      f(x["p99_read_usec"]), f(x["p99_write_usec"])]
+        ci = r["ratio_ci95"] or [None, None]
+        cells += [f(r["ratio"], "%.4f"), f(ci[0], "%.4f"), f(ci[1], "%.4f"), r["verdict"] or "-"]
+        out.append("\t".join(cells))
+    return "\n".join(out) + "\n"
+
+
+def parse_iouring(path):
+    """Peak IOPS of one t/io_uring output: its "Maximum IOPS=" line, else
+    the largest "IOPS=" line (K, M, G suffixes)."""
+    scale = {"": 1, "K": 1e3, "M": 1e6, "G": 1e9}
+    best = peak = None
+    try:
+        with open(path) as f:
+            for line in f:
+                m = re.match(r"^(Maximum )?IOPS=([0-9.]+)([KMG]?)\b", line.strip())
+                if m:
+                    v = float(m.group(2)) * scale[m.group(3)]
+                    if m.group(1):
+                        peak = v
+                    best = v if best is None else max(best, v)
+    except OSError as e:
+        raise InputError("%s: %s" % (path, e))
+    if peak is None and best is None:
+        raise InputError("%s: no IOPS= line (not t/io_uring output?)" % path)
+    return peak if peak is not None else best
+
+
+def load_iouring(dirs):
+    """[rows like build_rows()'] of the t/io_uring runs (iouring.tsv of each
+    label directory), job "t/io_uring"."""
+    groups = {}
+    for d in dirs:
+        for m in manifests(d):
+            t = os.path.join(os.path.dirname(m), "iouring.tsv")
+            if not os.path.isfile(t):
+                continue
+            with open(t) as f:
+                for ln, line in enumerate(f, 1):
+                    cols = line.rstrip("\n").split("\t")
+                    if cols[0] == "label":
+                        continue
+                    if len(cols) != 7 or not cols[1].isdigit() or not cols[3].isdigit():
+                        raise InputError("%s:%d: not an iouring.tsv line" % (t, ln))
+                    label, qd, cpu, rep, name, target, dnode = cols
+                    run = {"iops": parse_iouring(os.path.join(os.path.dirname(t), name)),
+                           "rep": int(rep), "dev_node": dnode,
+                           "p99_read": None, "p99_write": None}
+                    groups.setdefault((target, "t/io_uring", int(qd), cpu, cpu), {}) \
+                        .setdefault(label, []).append(run)
+    return groups
+
+
+def perf_table(rows, baseline, label):
+    """perf's remote-DRAM events per I/O, both kernels (FIO_PERF=1)."""
+    lines = []
+    for b, r in pairs(rows, baseline, label):
+        for k in sorted(set(b.get("meter", {})) | set(r.get("meter", {}))):
+            if not k.startswith("perf:"):
+                continue
+            mb, mr = b["meter"].get(k), r["meter"].get(k)
+            lines.append([r["target"], r["job"], str(r["qd"]), submitter(r), k[5:],
+                          meter_report.fmt_num(mb["mean"]) if mb else "-",
+                          meter_report.fmt_num(mr["mean"]) if mr else "-",
+                          "-" if not (mb and mr and mb["mean"]) else "%.3f" % (mr["mean"] / mb["mean"])])
+    if not lines:
+        return ""
+    out = meter_report.render_table(["target", "job", "qd", "submitter", "event (kernel mode)",
+                                     baseline + " /IO", label + " /IO", "ratio"], lines, 3)
+    out += ["", "perf stat -a counts of the event during each fio run / the I/Os of the run",
+            "(block layer, else fio), mean over the repetitions (events: README)."]
+    return "\n".join(out) + "\n"
+
+
+def run_info(dirs):
+    """The kernel, perf and io_uring lines of each directory's run-info.txt."""
+    out = []
+    for d in dirs:
+        for m in manifests(d):
+            info = os.path.join(os.path.dirname(m), "run-info.txt")
+            if not os.path.isfile(info):
+                continue
+            with open(info) as f:
+                keep = [ln.rstrip("\n") for ln in f
+                        if ln.startswith(("kernel=", "perf:", "io_uring:", "target="))]
+            # the last call's lines: one of each kind
+            seen, last = set(), []
+            for ln in reversed(keep):
+                kind = ln.split("=")[0].split(":")[0]
+                if kind not in seen:
+                    seen.add(kind)
+                    last.insert(0, ln)
+            out.append("%s:" % os.path.dirname(m))
+            out += ["  " + ln for ln in last]
+    return out
+
+
+def write_out(outdir, dirs, groups, rows, baseline, label):
+    """--out: report.txt, report.json, report.tsv under @outdir."""
+    peak_rows = build_rows(load_iouring(dirs), baseline)
+    text = ["fio: %s vs %s (%s)" % (label, baseline, " vs ".join(dirs)), ""]
+    text += run_info(dirs) + [""]
+    table = fmt_compare(rows, baseline, label)
+    text.append(table or "(no target, job, qd and submitter was run on both kernels)\n")
+    if peak_rows:
+        text += ["Peak IOPS: t/io_uring, 4 KiB random reads, no polling", "",
+                 fmt_compare(peak_rows, baseline, label, legend=False)]
+    else:
+        text += ["Peak IOPS (t/io_uring): not run (run-info.txt says why).", ""]
+    ptab = perf_table(rows, baseline, label)
+    text += ["Remote DRAM per I/O (perf)", "", ptab] if ptab else \
+        ["Remote DRAM per I/O (perf): not counted (run-info.txt says why).", ""]
+    text += ["All runs, each kernel", "", fmt_table(rows, baseline)]
+    os.makedirs(outdir, exist_ok=True)
+    with open(os.path.join(outdir, "report.txt"), "w") as f:
+        f.write("\n".join(text))
+    with open(os.path.join(outdir, "report.tsv"), "w") as f:
+        f.write(tsv_rows(rows + peak_rows, baseline, label))
+    with open(os.path.join(outdir, "report.json"), "w") as f:
+        json.dump({"baseline": baseline, "label": label, "dirs": dirs,
+                   "margin": {"min_ratio": stats.MIN_RATIO, "ci_rel": stats.CI_REL,
+                              "text": MARGIN_TEXT},
+                   "columns": TSV_HEAD,
+                   "pairs": [dict(zip(TSV_HEAD, ln.split("\t")))
+                             for ln in tsv_rows(rows + peak_rows, baseline, label).splitlines()[1:]],
+                   "rows": rows, "peak_rows": peak_rows}, f, indent=1)
+        f.write("\n")
+    return "\n".join(text)
 
 
 # --------------------------------------------------------------------------
@@ -315,39 +576,72 @@ def main():
                     "(gnuplot; fails without it)")
     ap.add_argument("--meter-llc", help="the meter's LLC model (KIB:WAYS[:LINE]), for the text")
     ap.add_argument("--vm-clock", help="what the guests' clock was (compare.sh), for the text")
+    ap.add_argument("--out", metavar="REPORTDIR",
+                    help="two kernels: VANILLA_DIR PATCHED_DIR (one label each, the first is the "
+                    "baseline); write REPORTDIR/report.{txt,json,tsv} and print report.txt")
     ap.add_argument("--selftest", action="store_true",
-                    help="check the t-test numerics and exit")
+                    help="run the unit tests (stats.py, the reports) and exit")
     ap.add_argument("dirs", nargs="*", metavar="DIR")
     args = ap.parse_args()
     if args.selftest:
         sys.exit(1 if selftest() else 0)
     if not args.dirs:
         ap.error("at least one DIR is needed")
+    if args.out and len(args.dirs) != 2:
+        ap.error("--out takes two DIRs: the vanilla kernel's, then the patched kernel's")
+    try:
+        report(args)
+    except InputError as e:
+        sys.exit("report.py: %s" % e)
 
+
+def labels_of(d):
+    """The labels of one result directory (load() of it alone)."""
+    return sorted({l for g in load([d]).values() for l in g})
+
+
+def report(args):
+    if args.out:
+        per = [labels_of(d) for d in args.dirs]
+        for d, ls in zip(args.dirs, per):
+            if len(ls) != 1:
+                raise InputError("%s holds %s: --out needs one kernel's directory (OUT/LABEL) each"
+                                 % (d, "no runs" if not ls else "several labels: " + ", ".join(ls)))
+        if per[0] == per[1]:
+            raise InputError("both directories are label %r: run.sh OUT LABEL with two labels"
+                             % per[0][0])
+        if args.baseline and args.baseline != per[0][0]:
+            raise InputError("--baseline %s, but the first directory is %s"
+                             % (args.baseline, per[0][0]))
+        args.baseline = per[0][0]
     groups = load(args.dirs)
     if not groups:
-        sys.exit("report.py: no results found")
+        raise InputError("no results found")
     labels = {l for g in groups.values() for l in g}
     baseline = args.baseline
     if baseline is None:
         baseline = "vanilla" if "vanilla" in labels else None
     elif baseline not in labels:
-        sys.exit("report.py: baseline label %r not found (labels: %s)"
-                 % (baseline, ", ".join(sorted(labels))))
+        raise InputError("baseline label %r not found (labels: %s)"
+                         % (baseline, ", ".join(sorted(labels))))
 
     rows = build_rows(groups, baseline)
     try:
         have_meter = meter_report.add_meter(rows, groups, baseline)
     except ValueError as e:
         if args.meter_text or args.meter_png:
-            sys.exit("report.py: meter: %s" % e)
+            raise InputError("meter: %s" % e)
         print("report.py: warning: meter counts left out: %s" % e, file=sys.stderr)
         have_meter = False
         for r in rows:
             r["meter"] = {}
     if (args.meter_text or args.meter_png) and not have_meter:
-        sys.exit("report.py: --meter-text/--meter-png given, but no run has meter "
-                 "windows or perf counts")
+        raise InputError("--meter-text/--meter-png given, but no run has meter "
+                         "windows or perf counts")
+    if args.out:
+        sys.stdout.write(write_out(args.out, args.dirs, groups, rows, baseline,
+                                   [l for l in labels if l != baseline][0]))
+        return
     table = fmt_table(rows, baseline)
     if args.vm_clock:
         table += "Guest clock: %s.\n" % args.vm_clock

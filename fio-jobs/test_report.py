@@ -1,0 +1,194 @@
+#!/usr/bin/env python3
+"""Tests of report.py: the two-kernel report (--out) on result directories
+written here the way run.sh writes them, its exit status on bad input, and
+the parsers on recorded output (test_data/).  Run: python3 test_report.py."""
+import json
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+import unittest
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, HERE)
+import report  # noqa: E402
+
+DATA = os.path.join(HERE, "test_data")
+HEAD12 = "label job qd cpu_node mem_node rep file target window dev_ios cpus irq_cpus".split()
+
+
+def fio_json(iops, p99_us):
+    """The part of fio's JSON that report.py reads: one group-reported job."""
+    return {"jobs": [{"read": {"iops": iops, "total_ios": int(iops),
+                               "clat_ns": {"N": 10, "percentile": {"99.000000": p99_us * 1000}}},
+                      "write": {"iops": 0.0, "total_ios": 0, "clat_ns": {"N": 0}}}]}
+
+
+def write_label(top, label, runs, dev_node="1", cols=13):
+    """OUT/LABEL as run.sh leaves it; runs: {submitter: [IOPS per rep]}."""
+    d = os.path.join(top, label)
+    os.makedirs(d)
+    with open(os.path.join(d, "manifest.tsv"), "w") as m:
+        m.write("\t".join(HEAD12 + ["dev_node"][:cols - 12]) + "\n")
+        for sub, iops in runs.items():
+            for rep, x in enumerate(iops, 1):
+                name = "sd_randread-4k_qd32_cpu%s_r%d.json" % (sub, rep)
+                with open(os.path.join(d, name), "w") as f:
+                    json.dump(fio_json(x, 100.0 + rep), f)
+                mem = "default" if sub == "unpinned" else sub
+                line = [label, "randread-4k", "32", sub, mem, str(rep), name, "sd", "-", "-",
+                        "0-1", "-", dev_node][:cols]
+                m.write("\t".join(line) + "\n")
+    return d
+
+
+def run_report(*args):
+    return subprocess.run([sys.executable, os.path.join(HERE, "report.py")] + list(args),
+                          capture_output=True, text=True)
+
+
+class TwoKernels(unittest.TestCase):
+    def setUp(self):
+        self.tmp = tempfile.mkdtemp()
+        # device on node 1: submitter 1 is local, 0 remote
+        self.v = write_label(self.tmp, "vanilla", {
+            "0": [1000, 1001, 999], "1": [100, 104, 96], "unpinned": [1000, 1001, 999]})
+        self.p = write_label(self.tmp, "patched", {
+            "0": [995, 996, 994], "1": [99, 103, 95], "unpinned": [950, 951, 949]})
+        self.out = os.path.join(self.tmp, "rep")
+
+    def tearDown(self):
+        shutil.rmtree(self.tmp)
+
+    def tsv(self):
+        with open(os.path.join(self.out, "report.tsv")) as f:
+            lines = [ln.rstrip("\n").split("\t") for ln in f]
+        return [dict(zip(lines[0], ln)) for ln in lines[1:]], lines[0]
+
+    def test_out(self):
+        res = run_report("--out", self.out, self.v, self.p)
+        self.assertEqual(res.returncode, 0, res.stderr)
+        for f in ("report.txt", "report.json", "report.tsv"):
+            self.assertTrue(os.path.isfile(os.path.join(self.out, f)), f)
+        rows, head = self.tsv()
+        self.assertEqual(head[:5], ["target", "job", "qd", "submitter", "where"])
+        self.assertEqual(head[-4:], ["ratio", "ci_lo", "ci_hi", "verdict"])
+        # local first, then remote, then unpinned
+        self.assertEqual([(r["submitter"], r["where"]) for r in rows],
+                         [("1", "local"), ("0", "remote"), ("unpinned", "unpinned")])
+        local, remote, unpinned = rows
+        # 100 +-4 vs 99 +-4 over 3 runs: ratio 0.99, a CI near +-9 %
+        self.assertEqual(local["vanilla_n"], "3")
+        self.assertEqual((local["vanilla_iops"], local["vanilla_min"], local["vanilla_max"]),
+                         ("100.0", "96.0", "104.0"))
+        self.assertEqual(local["ratio"], "0.9900")
+        self.assertLess(float(local["ci_lo"]), 0.99 * 0.95)
+        self.assertTrue(local["verdict"].startswith("not met (CI -"), local["verdict"])
+        self.assertNotIn("ratio", local["verdict"])
+        # 1000 +-1 vs 995 +-1: ratio 0.995, CI well within +-5 %
+        self.assertEqual(remote["ratio"], "0.9950")
+        self.assertEqual(remote["verdict"], "met")
+        # 950 vs 1000: ratio 0.95 < 0.98, CI narrow
+        self.assertEqual(unpinned["verdict"], "not met (ratio 0.950 < 0.98)")
+        self.assertEqual(local["vanilla_p99_read_us"], "102.0")    # (101 + 102 + 103) / 3
+        self.assertEqual(local["vanilla_p99_write_us"], "-")
+        with open(os.path.join(self.out, "report.json")) as f:
+            doc = json.load(f)
+        self.assertEqual((doc["baseline"], doc["label"]), ("vanilla", "patched"))
+        self.assertEqual(doc["margin"]["min_ratio"], 0.98)
+        self.assertEqual([p["verdict"] for p in doc["pairs"]], [r["verdict"] for r in rows])
+        with open(os.path.join(self.out, "report.txt")) as f:
+            text = f.read()
+        self.assertEqual(res.stdout, text)
+        self.assertIn("node 1 (local)", text)
+        self.assertIn("node 0 (remote)", text)
+        self.assertIn("Peak IOPS (t/io_uring): not run", text)
+
+    def test_unknown_device_node(self):
+        shutil.rmtree(self.tmp)
+        os.makedirs(self.tmp)
+        v = write_label(self.tmp, "vanilla", {"0": [10, 11]}, dev_node="-1")
+        p = write_label(self.tmp, "patched", {"0": [10, 11]}, dev_node="-1")
+        self.assertEqual(run_report("--out", self.out, v, p).returncode, 0)
+        rows, _ = self.tsv()
+        self.assertEqual(rows[0]["where"], "node")
+
+    def test_old_manifest(self):
+        # 12 columns (before dev_node): read, device node unknown
+        shutil.rmtree(self.tmp)
+        os.makedirs(self.tmp)
+        v = write_label(self.tmp, "vanilla", {"0": [10, 11]}, cols=12)
+        p = write_label(self.tmp, "patched", {"0": [10, 11]}, cols=12)
+        self.assertEqual(run_report("--out", self.out, v, p).returncode, 0)
+        self.assertEqual(self.tsv()[0][0]["where"], "node")
+
+    def test_bad_input(self):
+        self.assertEqual(run_report("--out", self.out, self.v).returncode, 2)
+        self.assertEqual(run_report("--out", self.out, self.v, self.v).returncode, 1)
+        self.assertEqual(run_report("--out", self.out, self.tmp, self.p).returncode, 1)
+        self.assertEqual(run_report("--out", self.out, self.v, self.tmp + "/none").returncode, 1)
+        with open(os.path.join(self.p, "manifest.tsv"), "a") as m:
+            m.write("patched\trandread-4k\n")
+        res = run_report("--out", self.out, self.v, self.p)
+        self.assertEqual(res.returncode, 1)
+        self.assertIn("manifest.tsv:11: not a run.sh manifest line", res.stderr)
+        self.assertFalse(os.path.exists(self.out))
+
+    def test_bad_json(self):
+        with open(os.path.join(self.p, "sd_randread-4k_qd32_cpu0_r2.json"), "w") as f:
+            f.write("fio: some warning\n{\"jobs\": [")
+        res = run_report("--out", self.out, self.v, self.p)
+        self.assertEqual(res.returncode, 1)
+        self.assertIn("cpu0_r2.json: not a fio JSON result", res.stderr)
+        os.remove(os.path.join(self.p, "sd_randread-4k_qd32_cpu0_r2.json"))
+        res = run_report("--out", self.out, self.v, self.p)
+        self.assertEqual(res.returncode, 1)
+        self.assertIn("cpu0_r2.json is listed in", res.stderr)
+
+    def test_iouring(self):
+        for label in ("vanilla", "patched"):
+            d = os.path.join(self.tmp, label)
+            with open(os.path.join(d, "iouring.tsv"), "w") as f:
+                f.write("label\tqd\tcpu_node\trep\tfile\ttarget\tdev_node\n")
+                for rep in (1, 2):
+                    f.write("%s\t32\t1\t%d\tiou-r%d.txt\tsd\t1\n" % (label, rep, rep))
+                    shutil.copy(os.path.join(DATA, "iouring-r1.txt"),
+                                os.path.join(d, "iou-r%d.txt" % rep))
+        self.assertEqual(run_report("--out", self.out, self.v, self.p).returncode, 0)
+        peak = [r for r in self.tsv()[0] if r["job"] == "t/io_uring"]
+        self.assertEqual(len(peak), 1)
+        self.assertEqual((peak[0]["vanilla_iops"], peak[0]["ratio"], peak[0]["verdict"]),
+                         ("195390.0", "1.0000", "met"))
+
+
+class Parsers(unittest.TestCase):
+    def test_fio_json(self):
+        # fio 3.33's own output, with a warning line ahead of it as fio writes them
+        src = os.path.join(DATA, "fio-3.33-randread-4k-qd32.json")
+        with open(src) as f:
+            text = f.read()
+        doc = json.loads(text)
+        with tempfile.NamedTemporaryFile("w", suffix=".json", delete=False) as f:
+            f.write("fio: note: a warning\n" + text)
+        try:
+            run = report.load_fio(f.name)
+        finally:
+            os.remove(f.name)
+        job = doc["jobs"][0]
+        self.assertAlmostEqual(run["iops"], job["read"]["iops"] + job["write"]["iops"])
+        self.assertAlmostEqual(run["p99_read"], job["read"]["clat_ns"]["percentile"]["99.000000"] / 1000)
+        self.assertIsNone(run["p99_write"])
+
+    def test_iouring_output(self):
+        self.assertEqual(report.parse_iouring(os.path.join(DATA, "iouring-r1.txt")), 195390.0)
+        with tempfile.NamedTemporaryFile("w", delete=False) as f:
+            f.write("IOPS=1.85M, BW=904MiB/s\nIOPS=1.90M, BW=904MiB/s\n^CExiting on signal\n")
+        try:
+            self.assertEqual(report.parse_iouring(f.name), 1.9e6)
+        finally:
+            os.remove(f.name)
+
+
+if __name__ == "__main__":
+    unittest.main()
