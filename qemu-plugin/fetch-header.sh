@@ -5,10 +5,9 @@
 # Nothing is vendored into the repository: the header lands in
 # OUTDIR/include/qemu-plugin.h (default build/qemu-plugin/include/).
 # The source package comes through apt with a private configuration under
-# OUTDIR/apt/: the system's deb822 sources (/etc/apt/sources.list.d/*.sources,
-# their URIs, suites, components and keyrings, read at run time) are copied
-# with "Types: deb" turned into "Types: deb-src"; the system's own apt lists
-# and caches are left alone.  Needs root (apt-get update) and network access
+# OUTDIR/apt/ (test/lib/apt.sh): the system's own sources, their suites,
+# components and keyrings, as deb-src; the system's apt lists and caches
+# are left alone.  Needs root (apt-get update) and network access
 # to the archive; dpkg-dev for dpkg-source (only if a Debian patch touches
 # the header).
 set -euo pipefail
@@ -28,28 +27,12 @@ fi
 
 apt=$out/apt
 rm -rf "$apt" "$out/src"
-mkdir -p "$apt/sources.list.d" "$apt/lists/partial" "$apt/cache/archives/partial" "$out/src" "$out/include"
-n=0
-for f in /etc/apt/sources.list.d/*.sources; do
-	[ -f "$f" ] || continue
-	sed 's/^Types:.*/Types: deb-src/' "$f" > "$apt/sources.list.d/$(basename "$f")"
-	n=$((n + 1))
-done
-# One-line format (/etc/apt/sources.list) as well, if the system uses it.
-if [ -f /etc/apt/sources.list ]; then
-	sed -n 's/^[[:space:]]*deb[[:space:]]/deb-src /p' /etc/apt/sources.list > "$apt/sources.list"
-	[ -s "$apt/sources.list" ] && n=$((n + 1))
-fi
-[ -f "$apt/sources.list" ] || : > "$apt/sources.list"
-[ "$n" -gt 0 ] || die "no apt sources found under /etc/apt"
-
-aptopts=(-o "Dir::Etc::SourceList=$apt/sources.list"
-	 -o "Dir::Etc::SourceParts=$apt/sources.list.d"
-	 -o "Dir::State::Lists=$apt/lists"
-	 -o "Dir::Cache=$apt/cache"
-	 -o "Debug::NoLocking=1")
+mkdir -p "$out/src" "$out/include"
+# shellcheck source=../test/lib/apt.sh
+. "$top/test/lib/apt.sh"
 echo "fetch-header: apt-get update (private lists in $apt)"
-apt-get "${aptopts[@]}" -qq update
+apt_private "$apt" deb-src system || die "cannot read the system's deb-src"
+aptopts=("${APT_OPTS[@]}")
 echo "fetch-header: apt-get source --download-only qemu=$ver"
 (cd "$out/src" && apt-get "${aptopts[@]}" -qq source --download-only "qemu=$ver")
 

@@ -22,6 +22,8 @@ top=$(cd "$(dirname "$0")/../.." && pwd)
 d=$top/build/korig
 suite=${KSUITE:-trixie-backports}
 die() { echo "korig: $*" >&2; exit 1; }
+# shellcheck source=../lib/apt.sh
+. "$top/test/lib/apt.sh"
 mkdir -p "$d"
 
 if [ -n "${KORIG_TARBALL:-}" ]; then
@@ -40,15 +42,8 @@ if [ -f "$d/$orig" ] && [ -f "$d/source" ] && grep -q "^debian $orig " "$d/sourc
 	echo "$d/$orig"; exit 0
 fi
 
-uri=$(awk '/^URIs:/ {print $2; exit}' /etc/apt/sources.list.d/*.sources 2>/dev/null || true)
-[ -n "$uri" ] || uri=$(awk '$1 == "deb" {for (i = 2; i <= NF; i++) if ($i ~ /:\/\//) {print $i; exit}}' \
-	/etc/apt/sources.list 2>/dev/null || true)
-[ -n "$uri" ] || die "no archive URI in the system's apt sources"
-mkdir -p "$d/apt/lists/partial" "$d/apt/cache/archives/partial"
-echo "deb-src [signed-by=/usr/share/keyrings/debian-archive-keyring.gpg] $uri $suite main" > "$d/apt/sources.list"
-opts=(-o "Dir::Etc::SourceList=$d/apt/sources.list" -o Dir::Etc::SourceParts=/dev/null
-      -o "Dir::State::Lists=$d/apt/lists" -o "Dir::Cache=$d/apt/cache" -o APT::Sandbox::User=root)
-apt-get "${opts[@]}" -qq update >&2 || die "apt-get update of deb-src $suite failed"
+apt_private "$d/apt" deb-src "$suite" || die "cannot read the archive's deb-src $suite"
+opts=("${APT_OPTS[@]}")
 # One line per file of the source package: 'URI' NAME SIZE SHA256:HASH
 line=$(cd "$d" && apt-get "${opts[@]}" -qq --print-uris source "linux=$ver" 2>/dev/null | grep -F " $orig " || true)
 [ -n "$line" ] || die "source package linux $ver has no $orig in deb-src $suite"

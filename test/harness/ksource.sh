@@ -13,19 +13,15 @@ pkg=linux-source-$series
 d=$top/build/ksource
 tarball=$d/root/usr/src/$pkg.tar.xz
 die() { echo "ksource: $*" >&2; exit 1; }
+# shellcheck source=../lib/apt.sh
+. "$top/test/lib/apt.sh"
 
 if [ -f "$tarball" ] && [ -f "$d/version" ]; then
 	echo "$tarball"; exit 0
 fi
-uri=$(awk '/^URIs:/ {print $2; exit}' /etc/apt/sources.list.d/*.sources 2>/dev/null || true)
-[ -n "$uri" ] || uri=$(awk '$1 == "deb" {for (i = 2; i <= NF; i++) if ($i ~ /:\/\//) {print $i; exit}}' \
-	/etc/apt/sources.list 2>/dev/null || true)
-[ -n "$uri" ] || die "no archive URI in the system's apt sources"
-mkdir -p "$d/lists/partial" "$d/cache/archives/partial" "$d/dl"
-echo "deb [signed-by=/usr/share/keyrings/debian-archive-keyring.gpg] $uri $suite main" > "$d/sources.list"
-opts=(-o "Dir::Etc::SourceList=$d/sources.list" -o Dir::Etc::SourceParts=/dev/null
-      -o "Dir::State::Lists=$d/lists" -o "Dir::Cache=$d/cache" -o APT::Sandbox::User=root)
-apt-get "${opts[@]}" -qq update >&2 || die "apt-get update of $suite failed"
+mkdir -p "$d/dl"
+apt_private "$d" deb "$suite" || die "cannot read the archive's $suite"
+opts=("${APT_OPTS[@]}")
 ver=$(apt-cache "${opts[@]}" policy "$pkg" | awk '/Candidate:/ {print $2}')
 [ -n "$ver" ] && [ "$ver" != "(none)" ] || die "$pkg is not in $suite"
 (cd "$d/dl" && rm -f ./*.deb && apt-get "${opts[@]}" -qq download "$pkg" >&2) || die "apt-get download $pkg failed"

@@ -11,13 +11,11 @@ top=$(cd "$(dirname "$0")/../.." && pwd)
 d=$top/build/sparse
 suite=${SPARSE_SUITE:-sid}
 if [ -x "$d/sparse" ] && [ -f "$d/version" ]; then echo "$d/sparse"; exit 0; fi
-uri=$(awk '/^URIs:/ {print $2; exit}' /etc/apt/sources.list.d/*.sources 2>/dev/null || true)
-[ -n "$uri" ] || { echo "sparse.sh: no archive URI in the system's apt sources" >&2; exit 1; }
-rm -rf "$d"; mkdir -p "$d/apt/lists/partial" "$d/apt/cache/archives/partial" "$d/src"
-echo "deb-src [signed-by=/usr/share/keyrings/debian-archive-keyring.gpg] $uri $suite main" > "$d/apt/sources.list"
-opts=(-o "Dir::Etc::SourceList=$d/apt/sources.list" -o Dir::Etc::SourceParts=/dev/null
-      -o "Dir::State::Lists=$d/apt/lists" -o "Dir::Cache=$d/apt/cache" -o APT::Sandbox::User=root)
-apt-get "${opts[@]}" -qq update >&2
+# shellcheck source=../lib/apt.sh
+. "$top/test/lib/apt.sh"
+rm -rf "$d"; mkdir -p "$d/src"
+apt_private "$d/apt" deb-src "$suite" || exit 1
+opts=("${APT_OPTS[@]}")
 (cd "$d/src" && apt-get "${opts[@]}" -qq source --download-only sparse >&2)
 dsc=$(ls "$d"/src/sparse_*.dsc | head -n 1)
 # apt checked the files against the signed Sources index.
