@@ -25,6 +25,7 @@
 #                2-core host, icount IOPS by well under 1 % (fio-jobs/README).
 #                shift=5 (a 31-MIPS guest CPU) keeps the I/Os of a metered
 #                window, and so the meter's time, 4 times below shift=3's.
+# COMPARE_KAT    0: skip the meter's known-answer test, run first otherwise
 # COMPARE_TARGETS  (scsi_debug megaraid_sas ahci virtio_scsi)
 # COMPARE_IRQ    where the HBAs' interrupts are (test/harness/guest-compare):
 #                device = on the device node's CPUs, as irqbalance keeps
@@ -60,6 +61,21 @@ if [ -n "$meter" ]; then
 	[ -x "$mark" ] || { echo "compare: no $mark" >&2; exit 1; }
 	# The meter chart is part of the result: no gnuplot, no comparison.
 	command -v gnuplot >/dev/null || { echo "compare: gnuplot missing (apt-get install gnuplot-nox)" >&2; exit 1; }
+	# The meter proves itself before it is trusted: its unit tests and the
+	# known-answer test (qemu-plugin/kat, about 1 min) on this QEMU, else
+	# no comparison.  COMPARE_KAT=0 skips it (a rerun right after a pass).
+	if [ "${COMPARE_KAT:-1}" != 0 ]; then
+		mkdir -p "$top/build/runs"
+		echo "compare: the meter's known-answer test (build/runs/kat.log)" >&2
+		if ! { make -s -C "$top/qemu-plugin" test &&
+		       KAT_BASELINE=0 "$top/qemu-plugin/kat/run.sh" "$top/build/kernels/vanilla/bzImage"
+		     } > "$top/build/runs/kat.log" 2>&1; then
+			tail -n 20 "$top/build/runs/kat.log" >&2
+			echo "compare: the meter failed its known-answer test: no comparison" >&2
+			exit 1
+		fi
+		grep -E '^kat: PASS' "$top/build/runs/kat.log" >&2
+	fi
 fi
 rm -rf "$out"
 mkdir -p "$out"
