@@ -438,25 +438,34 @@ def perf_table(rows, baseline, label):
 
 
 def run_info(dirs):
-    """The kernel, perf and io_uring lines of each directory's run-info.txt."""
+    """Per directory: the kernel, then one line per run.sh call of its
+    run-info.txt: target, devices, the device's node, and what perf and
+    t/io_uring did (used, or skipped and why)."""
     out = []
     for d in dirs:
         for m in manifests(d):
             info = os.path.join(os.path.dirname(m), "run-info.txt")
             if not os.path.isfile(info):
                 continue
+            calls, kernels = [], []
             with open(info) as f:
-                keep = [ln.rstrip("\n") for ln in f
-                        if ln.startswith(("kernel=", "perf:", "io_uring:", "target="))]
-            # the last call's lines: one of each kind
-            seen, last = set(), []
-            for ln in reversed(keep):
-                kind = ln.split("=")[0].split(":")[0]
-                if kind not in seen:
-                    seen.add(kind)
-                    last.insert(0, ln)
-            out.append("%s:" % os.path.dirname(m))
-            out += ["  " + ln for ln in last]
+                for ln in f:
+                    ln = ln.rstrip("\n")
+                    if ln.startswith("# "):
+                        calls.append({"date": ln.split()[1]})
+                    elif calls and ln.startswith("kernel="):
+                        if ln.split()[0] not in kernels:
+                            kernels.append(ln.split()[0])
+                    elif calls and ln.startswith("target="):
+                        calls[-1]["target"] = " ".join(w for w in ln.split()
+                                                       if w.startswith(("target=", "devices=",
+                                                                        "dev_node=")))
+                    elif calls and ln.startswith(("perf:", "io_uring:")):
+                        calls[-1][ln.split(":")[0]] = ln
+            out.append("%s: %s" % (os.path.dirname(m), ", ".join(kernels) or "kernel=?"))
+            for c in calls:
+                out.append("  %s %s" % (c["date"], c.get("target", "")))
+                out += ["    " + c[k] for k in ("perf", "io_uring") if k in c]
     return out
 
 

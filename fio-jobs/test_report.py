@@ -162,6 +162,29 @@ class TwoKernels(unittest.TestCase):
                          ("195390.0", "1.0000", "met"))
 
 
+class RecordedGuest(unittest.TestCase):
+    """run.sh's own output: a two-node guest, scsi_debug given FIO_DEV_NODE=1."""
+
+    def test_report(self):
+        tmp = tempfile.mkdtemp()
+        try:
+            g = os.path.join(DATA, "guest-two-node")
+            res = run_report("--out", tmp, os.path.join(g, "vanilla"), os.path.join(g, "patched"))
+            self.assertEqual(res.returncode, 0, res.stderr)
+            with open(os.path.join(tmp, "report.tsv")) as f:
+                rows = [ln.rstrip("\n").split("\t") for ln in f]
+            self.assertEqual([r[:5] for r in rows[1:]],
+                             [["scsi_debug", "randread-4k", "32", "1", "local"],
+                              ["scsi_debug", "randread-4k", "32", "0", "remote"],
+                              ["scsi_debug", "randread-4k", "32", "unpinned", "unpinned"]])
+            n = rows[0].index("vanilla_n")
+            self.assertEqual({(r[n], r[n + 6]) for r in rows[1:]}, {("2", "2")})
+            self.assertIn("perf: skipped: ", res.stdout)
+            self.assertIn("io_uring: skipped: FIO_IOURING is not set", res.stdout)
+        finally:
+            shutil.rmtree(tmp)
+
+
 class Parsers(unittest.TestCase):
     def test_fio_json(self):
         # fio 3.33's own output, with a warning line ahead of it as fio writes them
