@@ -16,6 +16,9 @@
 #   make check-base         the postings on upstream 7.3.4 without Debian's
 #                           patches (Debian's orig tarball): git am + build
 #   make inspector KDIR=... the inspector alone, against any kernel build dir
+#   make blktests BLKTESTS=/path/to/blktests [K=patched] [TOPO=two-node]
+#                           blktests/'s tests copied into that checkout and
+#                           run by its ./check in a guest (not in make check)
 #   make host-check [DISK=/dev/sdX [CONFIRM_WRITE=/dev/sdX]]   as root on a
 #                           real machine: the scsi_debug cases and placement
 #                           on its running kernel (README, "On a real server")
@@ -107,6 +110,12 @@ COMPARE_ENV = COMPARE_REPS=$${COMPARE_REPS:-3} FIO_JOBS="$${FIO_JOBS:-randread-4
 
 compare: deps kernels
 	@$(COMPARE_ENV) $(H)/compare.sh
+
+# blktests is not in Debian's archive: CI cannot run these (blktests/README).
+# BTESTS='scsi/013 ...' picks tests (default: all of blktests/tests/).
+.PHONY: blktests
+blktests:
+	@blktests/run.sh '$(BLKTESTS)' '$(K)' '$(TOPO)' $(BTESTS)
 
 inspector:
 	$(MAKE) -C drivers/scsi_numa_inspect $(if $(KDIR),KDIR=$(KDIR))

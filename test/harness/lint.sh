@@ -18,11 +18,16 @@ step() {
 
 shell=(test/run-cases test/cases/* test/lib/*.sh test/harness/*.sh
        test/harness/guest-init test/harness/guest-compare fio-jobs/run.sh .ci/run
-       qemu-plugin/*.sh qemu-plugin/kat/run.sh qemu-plugin/kat/guest-init)
+       qemu-plugin/*.sh qemu-plugin/kat/run.sh qemu-plugin/kat/guest-init
+       blktests/run.sh blktests/guest-run)
 if command -v shellcheck >/dev/null; then
 	# SC1090/SC1091: the topology and common.sh are sourced through
 	# variables; -x follows the "shellcheck source=" directives instead.
 	step "shellcheck (${#shell[@]} files)" shellcheck -x -S warning -e SC1090,SC1091 "${shell[@]}"
+	# blktests' tests: its make check's settings (-e SC2119); SC2034 for
+	# DESCRIPTION, QUICK.. that its common/shellcheck uses, absent here.
+	step "shellcheck blktests/ (blktests' settings)" shellcheck -x -e SC2119,SC2034,SC1091 \
+		blktests/common/numa blktests/tests/*/[0-9]*[0-9]
 else
 	echo "lint: shellcheck missing (make deps installs it)"; rc=1
 fi

@@ -1,0 +1,46 @@
+#!/bin/bash
+# run.sh BLKTESTS KERNEL TOPOLOGY [TEST..] (make blktests): copy this
+# folder's tests (tests/scsi/NNN, .out, common/numa) into the blktests
+# checkout BLKTESTS, shellcheck them there as blktests' make check does,
+# and run ./check on them (default: all of them) in a guest of
+# build/kernels/KERNEL in TOPOLOGY (test/harness/vm.sh, guest-run).  The
+# guest's root is the host's /: blktests' dependencies (fio, udevadm,
+# gawk) are the host's.  Prints check's output; exits with its status.
+set -u
+here=$(cd "$(dirname "$0")" && pwd)
+top=$(cd "$here/.." && pwd)
+die() { echo "blktests: $*" >&2; exit 2; }
+[ $# -ge 3 ] || die "usage: make blktests BLKTESTS=/path/to/blktests [K=patched] [TOPO=two-node]"
+bt=$1 kernel=$2 topo=$3
+shift 3
+[ -n "$bt" ] || die "BLKTESTS= names a blktests checkout (README: blktests)"
+bt=$(cd "$bt" 2>/dev/null && pwd) || die "no directory '$1'"
+[ -x "$bt/check" ] && [ -f "$bt/common/scsi_debug" ] || die "$bt is no blktests checkout (no check, common/scsi_debug)"
+# The guest sees the host's / but not its /tmp and /run (its own tmpfs),
+# and the kernel command line that carries the path cannot carry blanks.
+case $bt in
+/tmp/*|/run/*) die "$bt: the guest does not see the host's /tmp or /run; clone blktests elsewhere" ;;
+*[[:space:]]*) die "'$bt': a path without blanks, please" ;;
+esac
+missing=""
+for c in fio udevadm gawk; do command -v "$c" >/dev/null || missing+=" $c"; done
+[ -z "$missing" ] || die "missing on the host (and so in the guest):$missing (Debian: apt-get install fio udev gawk)"
+
+tests=("$@")
+if [ ${#tests[@]} = 0 ]; then
+	for t in "$here"/tests/scsi/[0-9]*[0-9]; do tests+=("scsi/${t##*/}"); done
+fi
+install -m 644 "$here/common/numa" "$bt/common/numa" || die "cannot write into $bt"
+for t in "$here"/tests/scsi/[0-9]*[0-9]; do
+	install -m 755 "$t" "$bt/tests/scsi/" && install -m 644 "$t.out" "$bt/tests/scsi/" || die "cannot write into $bt"
+done
+echo "# blktests: copied ${tests[*]} and common/numa into $bt"
+if command -v shellcheck >/dev/null; then
+	# blktests' own make check: its exclusions, its common files followed.
+	(cd "$bt" && shellcheck -x -e SC2119 -f gcc common/numa "${tests[@]/#/tests/}") ||
+		die "shellcheck (blktests' settings) failed"
+fi
+
+VM_RUN=${VM_RUN:-blktests-$kernel-$topo} \
+VM_CMDLINE="sni.mode=run sni.run=blktests/guest-run sni.blktests=$bt sni.btests=$(IFS=,; echo "${tests[*]}")" \
+	"$top/test/harness/vm.sh" "$kernel" "$topo"
