@@ -4,7 +4,8 @@
 # counts and, per placement context, the share of objects on their
 # expected node per object kind.  RUN is KERNEL=EXPECT:TOPOLOGY[:CASES],
 # EXPECT (numa|vanilla) being what the host requires of KERNEL and CASES a
-# comma-separated list of case globs (default: all).  The whole kernel log
+# comma-separated list of case globs (default: all), or "host-check"
+# (make host-check in the guest, judged by host-check-judge.sh).  The whole kernel log
 # of every guest (compare guests too) is judged here once more, and the
 # remote-access meter's known-answer test runs.  Exit 1 if any case failed
 # or any run broke.
@@ -73,6 +74,10 @@ for r in "${runs[@]}"; do
 		grep '^Bail out!' "$tap" || true
 	fi
 	judge_full_log "$top/build/runs/$n" || f=$((f + 1))
+	# CASES "host-check": make host-check as a user runs it (guest-init).
+	if [ "$c" = host-check ]; then
+		"$top/test/harness/host-check-judge.sh" "$top/build/runs/$n" "$k" "$e" || f=$((f + 1))
+	fi
 	if [ "$rc" != 0 ] && [ "$f" = 0 ]; then
 		f=1
 		echo "not ok - $n: the run itself failed (exit $rc), see build/runs/$n/"

@@ -2,7 +2,7 @@
 # Sourced by every guest test case.  Environment from guest-init:
 #   SNI_TOP (repo), SNI_KERNEL (vanilla|patched|...), SNI_TOPO, SNI_OUT,
 #   SNI_EXPECT (numa|vanilla: what the host expects of this kernel).
-#   test/host-check (a real machine) sets no SNI_EXPECT, and SNI_TOPO_FILE
+#   test/harness/host-check.sh (a real machine) sets no SNI_EXPECT, and SNI_TOPO_FILE
 #   (the machine's topology, written from /sys) and SNI_INSPECTOR (the
 #   inspector module, or "attributes": the numa_node attributes instead).
 SNI_TOPO_FILE=${SNI_TOPO_FILE:-$SNI_TOP/test/harness/topo/$SNI_TOPO}
@@ -81,6 +81,13 @@ inspector_report() {	# $1: output file
 		insmod "${SNI_INSPECTOR:-$SNI_TOP/build/kernels/$SNI_KERNEL/scsi_numa_inspect.ko}" ||
 		fail "cannot load the placement inspector"
 	cat /sys/kernel/debug/scsi_numa_inspect > "$1" || fail "cannot read the inspector"
+	# An inspector built against another tree than this kernel's misreads
+	# its structures: each host's DMA device must be above it in /sys.
+	local h dev
+	while read -r _ h _ dev _; do
+		[ "$dev" = - ] || readlink -f "/sys/class/scsi_host/host$h/device" | grep -qF "/$dev/" ||
+			fail "the inspector names host$h's device '$dev', not above it in /sys ($(readlink -f "/sys/class/scsi_host/host$h/device")): built against another tree than this kernel's?"
+	done < <(grep -a '^host ' "$1")
 }
 
 # Kinds every disk-bearing host must show: a report that lacks one did not
