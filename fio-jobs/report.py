@@ -230,8 +230,35 @@ def build_rows(groups, baseline):
                         row["t"] = None       # (keep the JSON standard)
                     row["significant"] = w[2] < ALPHA
                 row["verdict"] = stats.verdict(row["ratio"], row["ratio_ci95"])
+                row["reps_for_ci"] = stats.reps_for_ci(base_iops, iops)
             rows.append(row)
     return rows
+
+
+def verdict_summary(rows):
+    """Lines saying in how many rows the no-regression margin was met and,
+    for a row whose CI was too wide, how many repetitions per kernel would
+    narrow it enough if the spread stayed as seen (stats.reps_for_ci)."""
+    judged = [r for r in rows if r.get("verdict")]
+    if not judged:
+        return []
+    met = [r for r in judged if r["verdict"] == "met"]
+    out = ["No regression (ratio >= %.2f, 95%% CI within +-%.0f %%): met in %d of %d rows."
+           % (stats.MIN_RATIO, 100 * stats.CI_REL, len(met), len(judged))]
+    for r in judged:
+        if r in met:
+            continue
+        what = " ".join(x for x in (r["target"] if r["target"] != "-" else "", r["job"],
+                                    "qd%d" % r["qd"], submitter(r), r["label"]) if x)
+        hint = ""
+        if "no CI" in r["verdict"]:
+            hint = "; a CI needs 2 repetitions or more per kernel"
+        elif "CI" in r["verdict"]:
+            need = r.get("reps_for_ci")
+            hint = "; the CI would fit with %s repetitions per kernel at this spread (now %d)" % (
+                "more than 10000" if need is None else "about %d" % need, r["n"])
+        out.append("  not met: %s: %s%s" % (what, r["verdict"][len("not met ("):-1], hint))
+    return out
 
 
 def fmt_table(rows, baseline):
@@ -282,6 +309,9 @@ def fmt_table(rows, baseline):
             "on log(ratio) with Welch-Satterthwaite degrees of freedom.",
             MARGIN_TEXT,
             "VM results: no-regression check only, never a NUMA gain (see README)."]
+    summary = verdict_summary(rows)
+    if summary:
+        out += [""] + summary
     return "\n".join(out) + "\n"
 
 
@@ -348,7 +378,7 @@ def fmt_compare(rows, baseline, label, legend=True):
             "n repetitions, [lowest–highest].  p99 clat: 99th percentile completion",
             "latency (r reads, w writes), mean over the repetitions.  Ratio: mean over",
             "mean; 95% CI by the delta method on log(ratio), Welch-Satterthwaite df.",
-            MARGIN_TEXT]
+            MARGIN_TEXT, ""] + verdict_summary([p[1] for p in pairs(rows, baseline, label)])
     return "\n".join(out) + "\n"
 
 

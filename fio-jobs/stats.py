@@ -9,6 +9,7 @@ library only.  Tests: test_stats.py (run by report.py --selftest, make lint).
     welch(a, b)                 Welch's t-test: (t, df, p)
     ratio_ci95(a, b)            mean(b)/mean(a) and its 95% CI (lo, hi)
     no_regression(ratio, ci)    the project's no-regression verdict: (met, reasons)
+    reps_for_ci(a, b)           repetitions per kernel for that CI at the spread of a, b
 """
 import math
 
@@ -172,3 +173,34 @@ def verdict(ratio, ci):
     """"met" or "not met (<reasons>)" (no_regression())."""
     ok, why = no_regression(ratio, ci)
     return "met" if ok else "not met (%s)" % "; ".join(why)
+
+
+def _ci_fits(cv2a, cv2b, n, ci_rel):
+    """Does the ratio CI fit +-ci_rel with n repetitions per side at the
+    squared coefficients of variation cv2a, cv2b?"""
+    ua, ub = cv2a / n, cv2b / n
+    if ua + ub == 0.0:
+        return True
+    df = (ua + ub) ** 2 / (ua ** 2 / (n - 1) + ub ** 2 / (n - 1))
+    h = t_quantile(df) * math.sqrt(ua + ub)
+    return math.exp(h) <= 1 + ci_rel + 1e-12 and math.exp(-h) >= 1 - ci_rel - 1e-12
+
+
+def reps_for_ci(a, b, ci_rel=CI_REL, max_n=10000):
+    """Smallest number of repetitions per kernel whose ratio_ci95() would
+    lie within +-ci_rel if the samples kept the coefficients of variation
+    of a and b; None with fewer than 2 values or a mean <= 0, or when more
+    than max_n would be needed."""
+    if len(a) < 2 or len(b) < 2 or mean(a) <= 0 or mean(b) <= 0:
+        return None
+    cv2a, cv2b = (stddev(a) / mean(a)) ** 2, (stddev(b) / mean(b)) ** 2
+    if not _ci_fits(cv2a, cv2b, max_n, ci_rel):
+        return None
+    lo, hi = 1, max_n          # _ci_fits(lo) false (n = 1 has no CI), hi true
+    while hi - lo > 1:
+        mid = (lo + hi) // 2
+        if _ci_fits(cv2a, cv2b, mid, ci_rel):
+            hi = mid
+        else:
+            lo = mid
+    return hi

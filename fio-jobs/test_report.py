@@ -104,6 +104,9 @@ class TwoKernels(unittest.TestCase):
         self.assertIn("node 1 (local)", text)
         self.assertIn("node 0 (remote)", text)
         self.assertIn("Peak IOPS (t/io_uring): not run", text)
+        self.assertIn("No regression (ratio >= 0.98, 95% CI within +-5 %): met in 1 of 3 rows.", text)
+        self.assertIn("  not met: sd randread-4k qd32 node 1 (local) patched: CI -", text)
+        self.assertIn("the CI would fit with about", text)
 
     def test_unknown_device_node(self):
         shutil.rmtree(self.tmp)

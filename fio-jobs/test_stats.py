@@ -88,6 +88,20 @@ class Ratio(unittest.TestCase):
         self.assertIsNone(stats.ratio_ci95([0, 0], [4, 4]))
 
 
+class Repetitions(unittest.TestCase):
+    def test_reps_for_ci(self):
+        # CV 2 % on both sides: n = 3 gives df 4, t 2.776, half width
+        # 2.776 * sqrt(2 * 0.02^2 / 3) = 0.0453 (exp: +4.6 %, -4.4 %); n = 2 gives
+        # t(2) 4.303 * 0.02 = 0.086
+        self.assertEqual(stats.reps_for_ci([98, 100, 102], [98, 100, 102]), 3)
+        # CV 5 %: n = 10: t(18) 2.101 * sqrt(2 * 0.0025 / 10) = 0.0470 fits;
+        # n = 9: t(16) 2.120 * sqrt(2 * 0.0025 / 9) = 0.0500, exp 1.0513 > 1.05
+        self.assertEqual(stats.reps_for_ci([95, 100, 105], [95, 100, 105]), 10)
+        self.assertEqual(stats.reps_for_ci([5, 5], [4, 4]), 2)
+        self.assertIsNone(stats.reps_for_ci([5], [4, 4]))
+        self.assertIsNone(stats.reps_for_ci([1, 100], [1, 100], max_n=50))
+
+
 class Verdict(unittest.TestCase):
     def test_met(self):
         self.assertEqual(stats.verdict(1.0, (0.97, 1.03)), "met")
