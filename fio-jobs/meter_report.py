@@ -430,10 +430,11 @@ def fmt_meter_table(rows, baseline, llc=None):
 
 def fmt_summary(rows, baseline):
     """Compact table for the cover letter: per target, job, qd and CPU node,
-    baseline -> label for each meter metric (means).  No IOPS: under the
-    plugin they are neither NUMA figures nor a no-regression check (the
-    IOPS table of a run without the meter is).  Empty without a baseline
-    or meter counts."""
+    baseline -> label for each meter metric (means).  No IOPS: they are in
+    report.py's IOPS table with the no-regression verdict (under -icount
+    the meter does not slow the guest's clock, so metered IOPS are a
+    no-regression check too; never NUMA figures).  Empty without a
+    baseline or meter counts."""
     keys = [k for k in metric_keys(rows) if not k.startswith("perf:")]
     by = {}
     for r in rows:
