@@ -124,7 +124,8 @@ inspector:
 	$(MAKE) -C drivers/scsi_numa_inspect $(if $(KDIR),KDIR=$(KDIR))
 
 host-check:
-	@$(H)/host-check.sh $(if $(DISK),--disk $(DISK)) $(if $(CONFIRM_WRITE),--confirm-write $(CONFIRM_WRITE))
+	@$(H)/host-check.sh $(if $(DISK),--disk $(DISK)) $(if $(CONFIRM_WRITE),--confirm-write $(CONFIRM_WRITE)) \
+		$(if $(INSPECTOR),--inspector $(INSPECTOR))
 
 clean:
 	rm -rf build/runs build/inspector-* build/kmemleak-control-* build/compare* build/kvm-probe*
