@@ -25,11 +25,10 @@ the label's mean over the baseline's mean.
 import math
 import os
 import re
-import shutil
-import subprocess
 import sys
 import tempfile
 
+import plot
 import stats
 
 # Meter metrics: key, column title, what it is (report.json).
@@ -679,14 +678,10 @@ def plot_meter(rows, png):
     """Bar chart (mean ± stddev, one series per label) of each meter metric,
     one panel per metric.  Exits non-zero when gnuplot is missing or fails:
     the chart is part of the result."""
-    gnuplot = shutil.which("gnuplot")
-    if not gnuplot:
-        sys.exit("report.py: gnuplot not found: cannot write %s "
-                 "(apt-get install gnuplot-nox)" % png)
     keys = [k for k in metric_keys(rows) if not k.startswith("perf:")][:4] or metric_keys(rows)[:2]
     if not keys:
         sys.exit("report.py: no meter counts to chart in %s" % png)
-    labels, cats, cell = [], [], {}
+    labels, cats, cell = [], [], {k: {} for k in keys}
     for r in rows:
         if not r["meter"]:
             continue
@@ -700,62 +695,9 @@ def plot_meter(rows, png):
         for k in keys:
             m = r["meter"].get(k)
             if m is not None:
-                cell[k, cat, r["label"]] = (m["mean"], m["stddev"] or 0.0)
-    with tempfile.TemporaryDirectory() as tmp:
-        panels = []
-        for k in keys:
-            data = os.path.join(tmp, k.replace(":", "_"))
-            vals_all = [m for (kk, _c, _l), (m, _s) in cell.items() if kk == k]
-            pos = [v for v in vals_all if v > 0]
-            logy = bool(pos) and max(pos) / min(pos) > 50
-            with open(data, "w") as f:
-                for c in cats:
-                    vals = []
-                    for l in labels:
-                        m, sd = cell.get((k, c, l), (None, None))
-                        if m is None or (logy and m <= 0):
-                            vals += ["NaN", "NaN"]
-                        else:
-                            vals += ["%g" % m, "%g" % sd]
-                    f.write('"%s" %s\n' % (c, " ".join(vals)))
-            panels.append("""
-set title "%(title)s: mean and stddev over repetitions%(log)s"
-set ylabel "%(title)s"
-%(scale)s
-plot for [i=1:%(n)d] "%(data)s" using (column(2*i)):(column(2*i+1)):xtic(1) title word(labels, i)
-""" % {"title": title_of(k), "n": len(labels), "data": data,
-                "log": " (log scale, 0 not shown)" if logy else "",
-                "scale": "set logscale y\nset yrange [*:*]" if logy else
-                         "unset logscale y\nset yrange [0:%g]" % (
-                             1.1 * max([m + s for (kk, _c, _l), (m, s) in cell.items()
-                                        if kk == k] + [1e-9]))})
-        script = """
-if (strstrt(GPVAL_TERMINALS, "pngcairo") > 0) {
-    set terminal pngcairo size %(w)d,%(h)d noenhanced
-} else {
-    set terminal png size %(w)d,%(h)d noenhanced
-}
-set output "%(png)s"
-set multiplot layout %(np)d,1
-set grid ytics
-set key outside right top
-set datafile missing "NaN"
-set style data histograms
-set style histogram errorbars gap 1 lw 1
-set style fill solid 0.7 border -1
-set xtics rotate by 30 right nomirror
-set bmargin 10
-set lmargin 22
-labels = "%(labels)s"
-%(panels)s
-unset multiplot
-""" % {"w": max(900, 90 * len(cats) * max(1, len(labels)) // 2 + 350),
-           "h": 520 * len(keys), "np": len(keys),
-           "png": png.replace('"', '\\"'), "labels": " ".join(labels),
-           "panels": "".join(panels)}
-        res = subprocess.run([gnuplot], input=script, text=True, capture_output=True)
-        if res.returncode != 0 or not os.path.isfile(png) or os.path.getsize(png) == 0:
-            sys.exit("report.py: gnuplot failed to write %s:\n%s" % (png, res.stderr))
+                cell[k][cat, r["label"]] = (m["mean"], m["stddev"] or 0.0)
+    plot.bars(png, [(title_of(k) + ": mean and stddev over repetitions", title_of(k), cell[k], True)
+                    for k in keys], cats, labels, required=True)
 
 
 # --------------------------------------------------------------------------

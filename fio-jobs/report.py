@@ -29,12 +29,10 @@ import json
 import math
 import os
 import re
-import shutil
-import subprocess
 import sys
-import tempfile
 
 import meter_report
+import plot as plot_bars
 import stats
 from stats import mean, stddev
 
@@ -537,68 +535,22 @@ def write_out(outdir, dirs, groups, rows, baseline, label):
 # --------------------------------------------------------------------------
 
 def plot(rows, png):
-    """Clustered bars of mean IOPS with stddev error bars, one series per label."""
-    gnuplot = shutil.which("gnuplot")
-    if not gnuplot:
-        print("report.py: gnuplot not found, chart %s skipped "
-              "(apt-get install gnuplot-nox)" % png, file=sys.stderr)
-        return False
-    labels = []
-    cats = []
-    cell = {}
+    """Clustered bars of mean IOPS with stddev error bars, one series per
+    label; skipped with a message without gnuplot."""
+    labels, cats, cell = [], [], {}
     for r in rows:
         cat = "%s qd%d cpu%s" % (r["job"], r["qd"], r["cpu_node"])
         if r["target"] != "-":
             cat = r["target"] + " " + cat
-        if r["mem_node"] != r["cpu_node"]:
+        if r["mem_node"] not in (r["cpu_node"], "default", "none"):
             cat += " mem%s" % r["mem_node"]
         if cat not in cats:
             cats.append(cat)
         if r["label"] not in labels:
             labels.append(r["label"])
         cell[cat, r["label"]] = (r["iops_mean"], r["iops_stddev"] or 0.0)
-    with tempfile.TemporaryDirectory() as tmp:
-        data = os.path.join(tmp, "data")
-        with open(data, "w") as f:
-            # one line per category: "name" mean1 sd1 mean2 sd2 ...
-            for c in cats:
-                vals = []
-                for l in labels:      # NaN: label has no runs for this category
-                    m, sd = cell.get((c, l), (None, None))
-                    vals += ["NaN", "NaN"] if m is None else ["%g" % m, "%g" % sd]
-                f.write('"%s" %s\n' % (c, " ".join(vals)))
-        script = """
-if (strstrt(GPVAL_TERMINALS, "pngcairo") > 0) {
-    set terminal pngcairo size %(w)d,600 noenhanced
-} else {
-    set terminal png size %(w)d,600 noenhanced
-}
-set output "%(png)s"
-set title "fio IOPS per job / queue depth / CPU node: mean and stddev over repetitions"
-set ylabel "IOPS"
-set yrange [0:%(ymax)g]
-set grid ytics
-set key outside right top
-set datafile missing "NaN"
-set style data histograms
-set style histogram errorbars gap 1 lw 1
-set style fill solid 0.7 border -1
-set xtics rotate by 30 right nomirror
-set bmargin 9
-labels = "%(labels)s"
-plot for [i=1:%(n)d] "%(data)s" using (column(2*i)):(column(2*i+1)):xtic(1) title word(labels, i)
-""" % {"w": max(800, 90 * len(cats) * max(1, len(labels)) // 2 + 300),
-       "png": png.replace('"', '\\"'), "labels": " ".join(labels),
-       "n": len(labels), "data": data,
-       # room above the highest error bar (autoscale ignores error bars)
-       "ymax": 1.1 * max([m + sd for m, sd in cell.values()] + [1.0])}
-        res = subprocess.run([gnuplot], input=script, text=True,
-                             capture_output=True)
-        if res.returncode != 0:
-            print("report.py: gnuplot failed, chart skipped:\n" + res.stderr,
-                  file=sys.stderr)
-            return False
-    return True
+    return plot_bars.bars(png, [("fio IOPS per job / queue depth / CPU node: mean and stddev "
+                                 "over repetitions", "IOPS", cell, False)], cats, labels)
 
 
 # --------------------------------------------------------------------------

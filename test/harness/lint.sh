@@ -32,7 +32,7 @@ else
 	echo "lint: shellcheck missing (make deps installs it)"; rc=1
 fi
 py=(test/lib/placement.py test/lib/test_placement.py fio-jobs/report.py fio-jobs/meter_report.py
-    fio-jobs/stats.py fio-jobs/test_*.py)
+    fio-jobs/stats.py fio-jobs/plot.py fio-jobs/test_*.py)
 if command -v pyflakes3 >/dev/null; then
 	step "pyflakes (${#py[@]} files)" pyflakes3 "${py[@]}"
 else
