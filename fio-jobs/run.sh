@@ -446,6 +446,16 @@ iouring() {
 	done
 }
 
+# t/io_uring must work before hours of fio runs depend on it: one second
+# on the devices (its options differ between fio versions).
+if [[ $IOURING_NOTE == used:* ]]; then
+	if ! probe_out=$("$FIO_IOURING" -d1 -s1 -c1 -b4096 -p0 -B0 -F1 -O1 -n1 -r1 "${devlist[@]}" 2>&1) ||
+		! grep -q 'IOPS=' <<<"$probe_out"; then
+		echo "$probe_out" | tail -n 5 >&2
+		die "FIO_IOURING=$FIO_IOURING does not run here (a t/io_uring of another fio version?)"
+	fi
+fi
+
 last=$((FIO_REP_START + FIO_REPEAT - 1))
 for ((r = FIO_REP_START; r <= last; r++)); do
 	for job in $FIO_JOBS; do
