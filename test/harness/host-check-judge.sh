@@ -13,7 +13,8 @@
 #   - placement rows for sdebug-load, -add and -rescan, on a numa kernel
 #     at 100.0 %;
 #   - its summary line with 0 not ok and exit 0, and the cleanup: no
-#     scsi_debug host left, the slab setting restored.
+#     scsi_debug host left, the slab setting restored;
+#   - no read or write on the guest's HBA disks, which it was not given.
 # Prints "not ok - RUN: why" per finding; exit 1 if any.
 set -u
 run=$1 k=$2 e=$3
@@ -45,4 +46,12 @@ grep -qE '^host-check: [0-9]+ ok \([0-9]+ skipped\), 0 not ok; exit 0$' "$tap" |
 grep -q '^# host-check: cleanup done: no scsi_debug host left' "$tap" || bad "cleanup: $(grep -m1 'cleanup done' "$tap" || echo 'no cleanup line')"
 grep -q '^# host-check: setting remote_node_defrag_ratio' "$tap" &&
 	! grep -q '^# host-check: remote_node_defrag_ratio restored' "$tap" && bad "remote_node_defrag_ratio not restored"
+# The guest's own HBA disks (guest-init: I/O counters before and after).
+if [ -f "$run/out/hba-io.before" ]; then
+	[ -s "$run/out/hba-io.before" ] || bad "no HBA disk in the guest to watch (out/hba-io.before empty)"
+	cmp -s "$run/out/hba-io.before" "$run/out/hba-io.after" ||
+		bad "a disk it was not given saw I/O (disk reads writes): before '$(tr '\n' ';' < "$run/out/hba-io.before")' after '$(tr '\n' ';' < "$run/out/hba-io.after" 2>/dev/null)'"
+else
+	bad "no out/hba-io.before: the HBA disks were not watched"
+fi
 exit $rc
