@@ -377,6 +377,12 @@ def fmt_compare(rows, baseline, label, legend=True):
             "latency (r reads, w writes), mean over the repetitions.  Ratio: mean over",
             "mean; 95% CI by the delta method on log(ratio), Welch-Satterthwaite df.",
             MARGIN_TEXT, ""] + verdict_summary([p[1] for p in pairs(rows, baseline, label)])
+    paired = {id(x) for p in pairs(rows, baseline, label) for x in p}
+    for r in rows:
+        if id(r) not in paired and r["label"] in (baseline, label):
+            out.append("  only %s ran: %s" % (r["label"], " ".join(
+                x for x in (r["target"] if r["target"] != "-" else "", r["job"],
+                            "qd%d" % r["qd"], submitter(r)) if x)))
     return "\n".join(out) + "\n"
 
 

@@ -117,6 +117,16 @@ class TwoKernels(unittest.TestCase):
         rows, _ = self.tsv()
         self.assertEqual(rows[0]["where"], "node")
 
+    def test_one_side_only(self):
+        shutil.rmtree(self.tmp)
+        os.makedirs(self.tmp)
+        v = write_label(self.tmp, "vanilla", {"0": [10, 11]})
+        p = write_label(self.tmp, "patched", {"0": [10, 11], "unpinned": [9, 9]})
+        res = run_report("--out", self.out, v, p)
+        self.assertEqual(res.returncode, 0, res.stderr)
+        self.assertIn("  only patched ran: sd randread-4k qd32 unpinned", res.stdout)
+        self.assertEqual([r["submitter"] for r in self.tsv()[0]], ["0"])
+
     def test_old_manifest(self):
         # 12 columns (before dev_node): read, device node unknown
         shutil.rmtree(self.tmp)
