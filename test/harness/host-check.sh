@@ -1,7 +1,8 @@
 #!/bin/bash
 # host-check.sh (make host-check): the scsi_debug cases (20, 21) and their
-# placement checks on the running kernel of this machine, vanilla or
-# patched, no QEMU; TAP and the placement table as make check prints them.
+# placement checks, and case 50 for a disk named with --disk, on the running
+# kernel of this machine, vanilla or patched, no QEMU; TAP and the
+# placement table as make check prints them.
 #
 #   host-check.sh [--disk /dev/sdX [--confirm-write /dev/sdX]]
 #                 [--inspector FILE.ko] [--cases GLOBS] [--out DIR]
@@ -104,7 +105,9 @@ cleanup() {
 		echo "host-check: could not remove scsi_debug (rmmod scsi_debug: $(rmmod scsi_debug 2>&1)); its hosts are still there" >&2
 		rc=1
 	fi
-	[ -n "$insp_loaded" ] && [ -e /sys/module/scsi_numa_inspect ] && rmmod scsi_numa_inspect
+	if [ -n "$insp_loaded" ] && [ -e /sys/module/scsi_numa_inspect ]; then
+		rmmod scsi_numa_inspect && echo "# host-check: the inspector it loaded is unloaded"
+	fi
 	if [ -n "$saved" ] && [ -s "$saved" ]; then
 		while read -r f v; do echo "$v" > "$f"; done < "$saved" 2>/dev/null
 		echo "# host-check: remote_node_defrag_ratio restored in $(wc -l < "$saved") slab caches"
