@@ -39,8 +39,8 @@ CASES ?=
 # virtio-scsi host already has the 2-queue map whose first-CPU placement
 # it checks, and 21 costs about 1.8 min there.  CASES "host-check": make
 # host-check run in the guest as on a real server, without the harness
-# (guest-init), judged by test/harness/host-check-judge.sh; 3.2 min, about
-# 4.9 with the inspector built in the guest (build/linux/.obj = patched).
+# (guest-init), judged by test/harness/host-check-judge.sh; 3.2 min, 4.2-4.9
+# with the inspector built in the guest (when build/linux/.obj is patched's).
 CHECK_RUNS ?= \
 	patched=numa:two-node:01*,2*,40*:faults \
 	patched=numa:two-node:01*,02*,03*,1*,3*:placement \

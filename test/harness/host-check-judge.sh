@@ -5,9 +5,10 @@
 # (RUN-DIR/out/tap) must show:
 #   - the kernel judged as EXPECT (numa|vanilla) by what it has;
 #   - the coverage the host predicts: full (the inspector built in the
-#     guest) when build/linux/.obj is this kernel's build (System.map
-#     identical, build/linux at its commit: guest-init then gives the guest
-#     a build link), else reduced (the numa_node attributes);
+#     guest) when the kernel's build link (build/linux/.obj) is its build
+#     (System.map identical, the source tree's HEAD with its commit's
+#     files: guest-init then gives the guest the link), else reduced (the
+#     numa_node attributes);
 #   - case 21 passed, or on a vanilla kernel with reduced coverage skipped
 #     for want of the attributes;
 #   - placement rows for sdebug-load, -add and -rescan, on a numa kernel
@@ -25,11 +26,12 @@ bad() { echo "not ok - $n (host-check): $*"; rc=1; }
 grep -q "^# kernel .*no expectation given (real machine): judged as $e by what the kernel has" "$tap" ||
 	bad "not judged as $e by what the kernel has: $(grep -m1 '^# kernel ' "$tap")"
 # guest-init's rule for the guest's build link.
-kb=$top/build/linux/.obj cov=reduced
+kb=$(readlink "$top/build/kernels/$k/lib/modules/$(cat "$top/build/kernels/$k/kernel.release")/build") cov=reduced
 cmp -s "$top/build/kernels/$k/System.map" "$kb/System.map" &&
-	[ "$(git -C "$kb/.." rev-parse HEAD 2>/dev/null)" = "$(cut -d' ' -f1 "$top/build/kernels/$k/commit")" ] && cov=full
+	[ "$(git -C "$kb/.." rev-parse "HEAD^{tree}" 2>/dev/null)" = \
+	  "$(git -C "$kb/.." rev-parse "$(cut -d' ' -f1 "$top/build/kernels/$k/commit")^{tree}" 2>/dev/null)" ] && cov=full
 grep -q "^# host-check: coverage: $cov" "$tap" ||
-	bad "coverage should be $cov (build/linux/.obj $( [ $cov = full ] && echo is || echo is not) $k's build): $(grep -m1 '^# host-check: \(coverage\|inspector\)' "$tap")"
+	bad "coverage should be $cov ($kb $( [ $cov = full ] && echo is || echo is not) $k's build): $(grep -m1 '^# host-check: \(coverage\|inspector\)' "$tap")"
 r21=$(grep -E '^(not )?ok [0-9]+ 21-' "$tap")
 if [ "$e" = vanilla ] && [ "$cov" = reduced ]; then
 	echo "$r21" | grep -q '^ok .* # SKIP .*numa_node' || bad "case 21 should skip for want of the numa_node attributes: '$r21'"
