@@ -48,6 +48,8 @@ done
 
 # ---- what must hold before anything is touched
 [ "$(id -u)" = 0 ] || die "needs root: it loads scsi_debug and the placement inspector (sudo make host-check)"
+[ -e /sys/module/scsi_debug ] && [ ! -e /sys/module/scsi_debug/initstate ] &&
+	die "scsi_debug is built into this kernel: its hosts could not be removed; a kernel with CONFIG_SCSI_DEBUG=m is needed"
 [ -e /sys/module/scsi_debug ] &&
 	die "scsi_debug is loaded already (hosts:$(for h in /sys/class/scsi_host/host*; do [ "$(cat "$h/proc_name" 2>/dev/null)" = scsi_debug ] && printf ' %s' "${h##*/}"; done)); it is not ours to remove: unload it first (rmmod scsi_debug) when nothing uses it"
 modinfo scsi_debug >/dev/null 2>&1 || die "no scsi_debug module for $(uname -r) (CONFIG_SCSI_DEBUG=m)"
@@ -171,7 +173,12 @@ elif [ -r /sys/kernel/debug/scsi_numa_inspect ]; then
 	note "inspector: already loaded (left loaded)"
 else
 	why=""
-	if [ ! -d "$kb" ]; then
+	lockdown=$(sed -n 's/.*\[\(.*\)\].*/\1/p' /sys/kernel/security/lockdown 2>/dev/null)
+	if [ -n "$lockdown" ] && [ "$lockdown" != none ]; then
+		why="kernel lockdown ($lockdown): an unsigned module would be refused"
+	elif [ "$(cat /sys/module/module/parameters/sig_enforce 2>/dev/null)" = Y ]; then
+		why="module.sig_enforce=Y: an unsigned module would be refused"
+	elif [ ! -d "$kb" ]; then
 		why="no $kb (Debian: apt-get install linux-headers-$(uname -r))"
 	elif v=$(sed -n 's/^#define UTS_VERSION "\(.*\)"/\1/p' "$kb/include/generated/utsversion.h" 2>/dev/null) &&
 	     [ -n "$v" ] && ! grep -qF "$v" /proc/version; then
