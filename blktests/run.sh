@@ -30,11 +30,19 @@ tests=("$@")
 if [ ${#tests[@]} = 0 ]; then
 	for t in "$here"/tests/scsi/[0-9]*[0-9]; do tests+=("scsi/${t##*/}"); done
 fi
+# Never overwrite blktests' own files: a later blktests may have taken
+# these numbers (then renumber ours).
+for f in common/numa "$here"/tests/scsi/[0-9]*[0-9]; do
+	f=${f#"$here"/}
+	if git -C "$bt" ls-files --error-unmatch "$f" >/dev/null 2>&1; then
+		die "$bt already has its own $f: renumber blktests/ (README)"
+	fi
+done
 install -m 644 "$here/common/numa" "$bt/common/numa" || die "cannot write into $bt"
 for t in "$here"/tests/scsi/[0-9]*[0-9]; do
 	install -m 755 "$t" "$bt/tests/scsi/" && install -m 644 "$t.out" "$bt/tests/scsi/" || die "cannot write into $bt"
 done
-echo "# blktests: copied ${tests[*]} and common/numa into $bt"
+echo "# blktests: copied $(cd "$here" && echo tests/scsi/[0-9]*[0-9]) and common/numa into $bt; running ${tests[*]}"
 if command -v shellcheck >/dev/null; then
 	# blktests' own make check: its exclusions, its common files followed.
 	(cd "$bt" && shellcheck -x -e SC2119 -f gcc common/numa "${tests[@]/#/tests/}") ||
