@@ -142,8 +142,11 @@ alloc_cpus() {
 # compare_part iops|meter: the table from report.json, with its run.
 compare_part() {
 	if [ ! -f "$cmp/report.json" ]; then none "$cmp_what: $(rel "$cmp/report.json")"; return; fi
+	local t
+	t=$(python3 "$top/fio-jobs/report.py" --from-json "$cmp/report.json" --part "$1")
+	if [ -z "$t" ]; then none "$cmp_what of $(when "$cmp_id") (run $cmp_id) ran without the meter"; return; fi
 	echo "  ($cmp_what of $(when "$cmp_id"), run $cmp_id: $(rel "$cmp/report.json"))"
-	python3 "$top/fio-jobs/report.py" --from-json "$cmp/report.json" --part "$1" | sed 's/^/  /; s/ *$//'
+	echo "$t" | sed 's/^/  /; s/ *$//'
 }
 fio_table() { compare_part iops; }
 meter() { compare_part meter; }
