@@ -6,6 +6,7 @@
 # text output.  Only make export (export.sh) copies it into patches/.
 # cover-letter.sh --inputs: print the inputs and their runs; exit 1 when
 # the letter would be refused.
+# Template lines starting with "## " are comments, dropped.
 # cover-letter.sh --body TEMPLATE FILLS: print TEMPLATE filled the same way,
 # without the mail header; a file FILLS/NAME replaces @NAME@ (postings.sh
 # gives each posting its own @NPATCHES@, @DEPENDS@, @SHORTLOG@ this way).
@@ -117,7 +118,8 @@ fi
 # --- the fills ------------------------------------------------------------------
 placement_source() {
 	if [ -n "$check_id" ]; then
-		echo "make check of $(when "$check_id"), run $check_id, $(awk -F'\t' '$1 == "kernel_source" { print $2 }' "$summary")"
+		echo "$(when "$check_id") (run id $check_id), on"
+		awk -F'\t' '$1 == "kernel_source" { print $2 }' "$summary"
 	else echo "no make check data"; fi
 }
 placement() {
@@ -145,7 +147,7 @@ compare_part() {
 	local t
 	t=$(python3 "$top/fio-jobs/report.py" --from-json "$cmp/report.json" --part "$1")
 	if [ -z "$t" ]; then none "$cmp_what of $(when "$cmp_id") (run $cmp_id) ran without the meter"; return; fi
-	echo "  ($cmp_what of $(when "$cmp_id"), run $cmp_id: $(rel "$cmp/report.json"))"
+	echo "  ($cmp_what of $(when "$cmp_id"), run id $cmp_id)"
 	echo "$t" | sed 's/^/  /; s/ *$//'
 }
 fio_table() { compare_part iops; }
@@ -157,7 +159,7 @@ check_summary() {
 		$1 == "compare_smoke" { smoke = $2 } $1 == "kat" { kat = $2 }
 		$1 == "total" { total = sprintf("%d passed, %d failed, %d skipped", $2, $3, $4) }
 		END { print "  compare smoke: " smoke; print "  meter known-answer test: " kat
-		      print "  check: " total " (run " id ", " src ")" }' "$summary"
+		      print "  check: " total; print "  (run id " id ", " src ")" }' "$summary"
 }
 routing() {
 	local p gm=$tree/scripts/get_maintainer.pl
@@ -213,7 +215,7 @@ fills=$(mktemp -d)
 trap 'rm -rf "$fills"' EXIT
 [ -n "$body" ] || mkdir -p "$(dirname "$out")"
 # Only what the template asks for and the caller does not give.
-need() { grep -q "@$1@" "$tmpl" && { [ -z "$extra" ] || [ ! -f "$extra/$1" ]; }; }
+need() { awk -v p="@$1@" '!/^## / && index($0, p) { f = 1 } END { exit !f }' "$tmpl" && { [ -z "$extra" ] || [ ! -f "$extra/$1" ]; }; }
 fill() { if need "$1"; then "$2" > "$fills/$1"; fi; }
 npatches() { echo "$n"; }
 fill NPATCHES npatches
@@ -234,7 +236,8 @@ import os
 import re
 import sys
 tmpl, out, fills, body = sys.argv[1:5]
-t = open(tmpl).read()
+# "## " lines are the template's comments.
+t = ''.join(ln for ln in open(tmpl).read().splitlines(True) if not ln.startswith('## '))
 for name in os.listdir(fills):
     t = t.replace('@%s@' % name, open(os.path.join(fills, name)).read().rstrip('\n'))
 left = sorted(set(re.findall(r'@[A-Z_]+@', t)))

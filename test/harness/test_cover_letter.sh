@@ -34,7 +34,9 @@ else
 	has "  patched two-node rescan 75.0% | sdev=3/4"
 	has "  vanilla two-node probe 33.3% | shost=0/1 tags=1/2"
 	has "  patched one-node probe 100.0% | shost=1/1"
-	has "from its last run (make check of 2026-11-30 10:00 UTC, run $C, linux-source-7.3 7.3.4-1)"
+	has "the data of one make check run,
+2026-11-30 10:00 UTC (run id $C), on
+linux-source-7.3 7.3.4-1:"
 	# Allocating CPUs: the two-node runs, not the one-node one.
 	has "  patched-two-node
     scsi_host_alloc_node 1 objects cpus=2 nodes=1 (kmalloc-4k)"
@@ -44,12 +46,14 @@ else
 	# The check's counts, from summary.tsv.
 	has "  vanilla-two-node 4 passed, 1 failed, 0 skipped"
 	has "  meter known-answer test: ok"
-	has "  check: 11 passed, 1 failed, 1 skipped (run $C, linux-source-7.3 7.3.4-1)"
+	has "  check: 11 passed, 1 failed, 1 skipped
+  (run id $C, linux-source-7.3 7.3.4-1)"
 	# The comparison, named with its run and date; its rows from report.json.
-	has "  (make compare of 2026-11-29 08:30 UTC, run $R: "
+	has "  (make compare of 2026-11-29 08:30 UTC, run id $R)"
 	has "| patched | node 0 (remote) | 5078 ± 3159 (62.2%) | 2845–7312 | 2 |"
 	has "| not met (ratio 0.811 < 0.98;"
 	has "(not measured: make compare of 2026-11-29 08:30 UTC (run $R) ran without the meter)"
+	grep -q '^## ' "$out" && fail "a template comment left: $(grep -m 1 '^## ' "$out")"
 	grep -qE '@[A-Z_]+@' "$out" && fail "a placeholder left: $(grep -oE '@[A-Z_]+@' "$out" | head -n 1)"
 	# inputs.tsv: every input with its run.
 	[ "$(grep -c "	$C	" "${out%/*}/inputs.tsv")" = 7 ] || fail "inputs.tsv: not 7 inputs of run $C"
@@ -96,7 +100,7 @@ said "compare-smoke/report.json is a smoke run, used only with COVER_COMPARE=smo
 has "  (not measured: make compare: "
 grep -q 'node 0 (remote)' "$out" && fail "the smoke run's figures in the letter without COVER_COMPARE=smoke"
 COVER_COMPARE=smoke run "$out" || fail "COVER_COMPARE=smoke: exit $?"
-has "  (make check's smoke comparison (CHECK_COMPARE=1), not make compare of 2026-11-29 08:30 UTC, run $R: "
+has "  (make check's smoke comparison (CHECK_COMPARE=1), not make compare of 2026-11-29 08:30 UTC, run id $R)"
 COVER_COMPARE=full run "$out"; [ $? = 2 ] || fail "COVER_COMPARE=full: not exit 2"
 
 echo "test_cover_letter: 7 cases: $([ $bad = 0 ] && echo passed || echo "$bad FAILED")"
