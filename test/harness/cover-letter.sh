@@ -71,8 +71,11 @@ while read -r name topo; do
 		[ -f "$runs/$name/out/$f" ] || continue
 		id=$(cat "$runs/$name/run-id" 2>/dev/null || echo none)
 		inputs+=("$f	$id	$(rel "$runs/$name/out/$f")")
-		[ "$id" = "$check_id" ] ||
+		if [ "$id" = none ]; then
+			ckfail+="${ckfail:+; }$(rel "$runs/$name/out/$f") is from run none: no $(rel "$runs/$name")/run-id (the run directory was rewritten after make check, by make vm?)"
+		elif [ "$id" != "$check_id" ]; then
 			ckfail+="${ckfail:+; }$(rel "$runs/$name/out/$f") is from run $id, not from the check's $check_id"
+		fi
 	done
 done < <(check_runs)
 # The comparison: make compare's, or make check's smoke run if asked for.
@@ -98,7 +101,11 @@ fi
 # when ID: the date of a run id, "YYYY-MM-DD HH:MM UTC".
 when() { local d=${1%%Z-*}; echo "${d:0:10} ${d:11:5} UTC"; }
 
-{
+refused=""
+[ -z "$ckfail" ] || refused+="figures from different make check runs: $ckfail. "
+[ -z "$cmpfail" ] || refused+="$cmpfail. "
+# The inputs: always, but for postings.sh (--body) only when refused.
+[ "$mode" = body ] && [ -z "$refused" ] || {
 	echo "cover-letter: inputs (input, run id, file):"
 	for i in "${inputs[@]}"; do
 		IFS=$'\t' read -r a b c <<< "$i"
@@ -106,9 +113,6 @@ when() { local d=${1%%Z-*}; echo "${d:0:10} ${d:11:5} UTC"; }
 	done
 	for m in "${missing[@]}"; do echo "cover-letter: missing input: $m"; done
 } >&2
-refused=""
-[ -z "$ckfail" ] || refused+="figures from different make check runs: $ckfail. "
-[ -z "$cmpfail" ] || refused+="$cmpfail. "
 if [ -n "$refused" ]; then
 	echo "cover-letter: refused: $refused" >&2
 	exit 1

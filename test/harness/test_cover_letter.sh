@@ -76,7 +76,8 @@ run --inputs && fail "--inputs accepted mixed runs"
 fresh no-run-id
 rm "$b/runs/patched-one-node/run-id"
 run "$out" && fail "a placement.tsv without a run id accepted"
-said "runs/patched-one-node/out/placement.tsv is from run none"
+said "runs/patched-one-node/out/placement.tsv is from run none: no "
+said "runs/patched-one-node/run-id (the run directory was rewritten after make check"
 
 fresh compare-no-run-id
 python3 -c 'import json, sys; d = json.load(open(sys.argv[1])); del d["run_id"]; json.dump(d, open(sys.argv[1], "w"))' \
@@ -103,5 +104,17 @@ COVER_COMPARE=smoke run "$out" || fail "COVER_COMPARE=smoke: exit $?"
 has "  (make check's smoke comparison (CHECK_COMPARE=1), not make compare of 2026-11-29 08:30 UTC, run id $R)"
 COVER_COMPARE=full run "$out"; [ $? = 2 ] || fail "COVER_COMPARE=full: not exit 2"
 
-echo "test_cover_letter: 7 cases: $([ $bad = 0 ] && echo passed || echo "$bad FAILED")"
+# postings.sh's use: --body TEMPLATE FILLS, the same figures, the same refusal.
+fresh body
+mkdir -p "$tmp/fills"; echo 3 > "$tmp/fills/NPATCHES"
+if run --body "$here/../../patches/cover-letter.in" "$tmp/fills"; then
+	grep -q '^Subject: \[PATCH 00/3\] ' "$tmp/stdout" || fail "--body: no subject with the posting's NPATCHES"
+	tr -s ' ' < "$tmp/stdout" | grep -qF " vanilla two-node probe 33.3% | shost=0/1 tags=1/2" || fail "--body: no placement row"
+	[ ! -s "$tmp/stderr" ] || fail "--body: said something: $(head -n 1 "$tmp/stderr")"
+else fail "--body: exit $?"; fi
+echo 2026-11-30T11:00:00Z-cccccccccccc > "$b/runs/patched-two-node/run-id"
+run --body "$here/../../patches/cover-letter.in" "$tmp/fills" && fail "--body accepted mixed runs"
+said "runs/patched-two-node/out/placement.tsv is from run 2026-11-30T11:00:00Z-cccccccccccc"
+
+echo "test_cover_letter: 8 cases: $([ $bad = 0 ] && echo passed || echo "$bad FAILED")"
 [ $bad = 0 ]
