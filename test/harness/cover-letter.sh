@@ -50,7 +50,8 @@ runs=$build/runs
 summary=$build/check/summary.tsv
 rel() { echo "${1#"$top"/}"; }
 missing=()
-# none WHAT: a figure the letter cannot give, named there and on stderr.
+# none WHAT: what the letter says for a figure it cannot give (missing[]
+# names the missing inputs on stderr).
 none() { echo "  (not measured: $1)"; }
 
 # --- the inputs and their runs ----------------------------------------------
