@@ -3,7 +3,9 @@
 # (test_data/cover-letter, see its README): the placement, allocation,
 # check and compare figures come from that data; figures of another make
 # check run, or of no known run, are refused; a missing input is named;
-# build/compare-smoke is used only when asked for.  Exit 1 on any failure.
+# build/compare-smoke is used only when asked for; check.sh (with a
+# stand-in for vm.sh, no guest) writes data it accepts.  Exit 1 on any
+# failure.
 set -u
 here=$(cd "$(dirname "$0")" && pwd)
 cl=$here/cover-letter.sh
@@ -116,5 +118,40 @@ echo 2026-11-30T11:00:00Z-cccccccccccc > "$b/runs/patched-two-node/run-id"
 run --body "$here/../../patches/cover-letter.in" "$tmp/fills" && fail "--body accepted mixed runs"
 said "runs/patched-two-node/out/placement.tsv is from run 2026-11-30T11:00:00Z-cccccccccccc"
 
-echo "test_cover_letter: 8 cases: $([ $bad = 0 ] && echo passed || echo "$bad FAILED")"
+# check.sh's own data: check.sh in a copy of the harness whose vm.sh is a
+# stand-in (no guest) writing a TAP and a placement.tsv; cover-letter.sh
+# must take what it wrote as one run, and refuse it once a run is redone.
+n=check.sh
+sb=$tmp/sandbox
+mkdir -p "$sb/test/harness" "$sb/test/lib" "$sb/build/kernels/patched"
+cp "$here/check.sh" "$here/run-id.sh" "$here/placement-summary.sh" "$here/cover-letter.sh" "$sb/test/harness/"
+cp "$here/../lib/kmsg.sh" "$sb/test/lib/"
+mkdir -p "$sb/patches" && cp "$here/../../patches/cover-letter.in" "$here/../../patches/series" "$sb/patches/"
+cat > "$sb/test/harness/vm.sh" <<'VM'
+#!/bin/bash
+# Stand-in for vm.sh: one passing case and one placement line, no guest.
+top=$(cd "$(dirname "$0")/../.." && pwd)
+o=$top/build/runs/$VM_RUN/out
+rm -rf "${o%/out}"; mkdir -p "$o"
+printf 'ok 1 boot\n' > "$o/tap"; : > "$o/dmesg.txt"
+printf '%s\t%s\tprobe\tahci\tshost\t1\t1\n' "$1" "$2" > "$o/placement.tsv"
+VM
+chmod +x "$sb/test/harness/vm.sh"
+if ! CHECK_KAT=0 "$sb/test/harness/check.sh" 'patched=numa:two-node' 'vanilla=vanilla:cpuless:01*' > "$tmp/check.out" 2>&1; then
+	fail "check.sh with the stand-in vm.sh: $(tail -n 3 "$tmp/check.out")"
+else
+	id=$(cat "$sb/build/runs/vanilla-cpuless/run-id" 2>/dev/null)
+	[ -n "$id" ] && [ "$id" = "$(cat "$sb/build/runs/patched-two-node/run-id")" ] || fail "run-id: '$id' and another"
+	grep -qx "run_id	$id" "$sb/build/check/summary.tsv" || fail "summary.tsv: no run_id $id"
+	grep -qx "run	vanilla-cpuless	vanilla	cpuless	vanilla	01\*	1	0	0" "$sb/build/check/summary.tsv" ||
+		fail "summary.tsv: no line for vanilla-cpuless: $(grep vanilla-cpuless "$sb/build/check/summary.tsv")"
+	grep -qx "total	2	0	0" "$sb/build/check/summary.tsv" || fail "summary.tsv: total not 2 passed"
+	"$sb/test/harness/cover-letter.sh" --inputs 2> "$tmp/stderr" || fail "cover-letter.sh refused check.sh's data"
+	said "placement.tsv      $id"
+	VM_RUN=vanilla-cpuless "$sb/test/harness/vm.sh" vanilla cpuless	# as make vm does
+	"$sb/test/harness/cover-letter.sh" --inputs 2> "$tmp/stderr" && fail "a redone run accepted"
+	said "build/runs/vanilla-cpuless/out/placement.tsv is from run none"
+fi
+
+echo "test_cover_letter: 9 cases: $([ $bad = 0 ] && echo passed || echo "$bad FAILED")"
 [ $bad = 0 ]
