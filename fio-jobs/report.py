@@ -3,6 +3,7 @@
 
     report.py [--baseline LABEL] [--text F] [--json F] [--png F]
               [--meter-text F] [--meter-summary F] [--meter-png F] [--meter-llc KIB:WAYS:LINE] DIR [DIR..]
+    report.py --from-json FILE --part iops|meter
     report.py --selftest
 
 Each DIR is an OUTDIR/LABEL written by run.sh (it holds manifest.tsv) or an
@@ -20,6 +21,11 @@ interval and the remote memory accesses / remote LLC misses per I/O with
 their ratio to the baseline (meter_report.py): appended to --text, in
 --json, and alone in --meter-text, charted in --meter-png; --meter-summary
 gets only the compact vanilla -> patched table (what the cover letter quotes).
+
+--run-id ID records which run made the results in --json ("run_id"; compare.sh
+gives it).  --from-json FILE prints, from such a JSON alone, the IOPS table
+(--part iops: what --text holds) or the meter's compact summary (--part
+meter: what --meter-summary holds): the cover letter reads these.
 
 Standard library only: the statistics are in stats.py; --selftest runs its
 unit tests (test_stats.py) and this directory's other test_*.py.
@@ -576,12 +582,25 @@ def main():
     ap.add_argument("--out", metavar="REPORTDIR",
                     help="two kernels: VANILLA_DIR PATCHED_DIR (one label each, the first is the "
                     "baseline); write REPORTDIR/report.{txt,json,tsv} and print report.txt")
+    ap.add_argument("--run-id", help="the run that made the results (compare.sh), for --json")
+    ap.add_argument("--from-json", metavar="FILE",
+                    help="print --part of the report from a --json FILE alone")
+    ap.add_argument("--part", choices=("iops", "meter"),
+                    help="with --from-json: the IOPS table or the meter summary")
     ap.add_argument("--selftest", action="store_true",
                     help="run the unit tests (stats.py, the reports) and exit")
     ap.add_argument("dirs", nargs="*", metavar="DIR")
     args = ap.parse_args()
     if args.selftest:
         sys.exit(1 if selftest() else 0)
+    if args.from_json or args.part:
+        if not (args.from_json and args.part) or args.dirs:
+            ap.error("--from-json FILE --part iops|meter, and no DIR")
+        try:
+            sys.stdout.write(from_json(args.from_json, args.part))
+        except InputError as e:
+            sys.exit("report.py: %s" % e)
+        return
     if not args.dirs:
         ap.error("at least one DIR is needed")
     if args.out and len(args.dirs) != 2:
@@ -590,6 +609,41 @@ def main():
         report(args)
     except InputError as e:
         sys.exit("report.py: %s" % e)
+
+
+def iops_text(rows, baseline, vm_clock):
+    """The IOPS table with its verdicts (--text, --from-json --part iops)."""
+    table = fmt_table(rows, baseline)
+    if vm_clock:
+        table += "Guest clock: %s.\n" % vm_clock
+    return table
+
+
+def meter_summary_text(rows, baseline):
+    """The meter's compact summary and its split tables (--meter-summary,
+    --from-json --part meter); empty without meter counts."""
+    stable = meter_report.fmt_summary(rows, baseline)
+    split = meter_report.fmt_split_table(rows, baseline)
+    if split:
+        stable += "\nSubmit vs other CPUs, and the sum over the CPU nodes\n\n" + split
+    osplit = meter_report.fmt_split_table(rows, baseline, meter_report.OBJ_SPLIT_COLS)
+    if osplit:
+        stable += "\nSCSI objects: submit vs other CPUs\n\n" + osplit
+    return stable
+
+
+def from_json(path, part):
+    """--from-json: @part ("iops" or "meter") of the report, from the rows
+    that --json wrote.  InputError on a file that is not such a JSON."""
+    try:
+        with open(path) as f:
+            doc = json.load(f)
+        rows, baseline = doc["rows"], doc["baseline"]
+        if part == "iops":
+            return iops_text(rows, baseline, doc.get("vm_clock"))
+        return meter_summary_text(rows, baseline) if doc.get("have_meter", True) else ""
+    except (OSError, ValueError, KeyError, TypeError) as e:
+        raise InputError("%s: not a report.py --json file (%s: %s)" % (path, type(e).__name__, e))
 
 
 def labels_of(d):
@@ -639,19 +693,10 @@ def report(args):
         sys.stdout.write(write_out(args.out, args.dirs, groups, rows, baseline,
                                    [l for l in labels if l != baseline][0]))
         return
-    table = fmt_table(rows, baseline)
-    if args.vm_clock:
-        table += "Guest clock: %s.\n" % args.vm_clock
+    table = iops_text(rows, baseline, args.vm_clock)
     mtable = meter_report.fmt_meter_table(rows, baseline, args.meter_llc) if have_meter else ""
     otable = meter_report.fmt_object_table(rows, baseline) if have_meter else ""
-    stable = meter_report.fmt_summary(rows, baseline) if have_meter else ""
-    split = meter_report.fmt_split_table(rows, baseline) if have_meter else ""
-    if split:
-        stable += "\nSubmit vs other CPUs, and the sum over the CPU nodes\n\n" + split
-    osplit = meter_report.fmt_split_table(rows, baseline, meter_report.OBJ_SPLIT_COLS) \
-        if have_meter else ""
-    if osplit:
-        stable += "\nSCSI objects: submit vs other CPUs\n\n" + osplit
+    stable = meter_summary_text(rows, baseline) if have_meter else ""
     if stable:
         mtable = "Summary\n\n" + stable + "\n" + mtable
     if otable:
@@ -670,7 +715,8 @@ def report(args):
             f.write(table)
     if args.json:
         with open(args.json, "w") as f:
-            json.dump({"baseline": baseline, "alpha": ALPHA, "vm_clock": args.vm_clock,
+            json.dump({"run_id": args.run_id, "baseline": baseline, "alpha": ALPHA,
+                       "vm_clock": args.vm_clock, "have_meter": have_meter,
                        "iops": "read + write IOPS, sample stddev over repetitions",
                        "p99": "clat_ns percentile 99.000000 in usec, mean over repetitions",
                        "iops_ci95": "half width of the 95% confidence interval of the mean IOPS",

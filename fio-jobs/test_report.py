@@ -198,6 +198,32 @@ class RecordedGuest(unittest.TestCase):
             shutil.rmtree(tmp)
 
 
+    def test_from_json(self):
+        # --from-json gives from the JSON alone what --text wrote from the runs
+        tmp = tempfile.mkdtemp()
+        try:
+            g = os.path.join(DATA, "guest-two-node")
+            txt, js = os.path.join(tmp, "report.txt"), os.path.join(tmp, "report.json")
+            res = run_report("--baseline", "vanilla", "--vm-clock", "icount", "--run-id", "R1",
+                             "--text", txt, "--json", js,
+                             os.path.join(g, "vanilla"), os.path.join(g, "patched"))
+            self.assertEqual(res.returncode, 0, res.stderr)
+            with open(js) as f:
+                self.assertEqual(json.load(f)["run_id"], "R1")
+            res = run_report("--from-json", js, "--part", "iops")
+            self.assertEqual(res.returncode, 0, res.stderr)
+            with open(txt) as f:
+                self.assertEqual(res.stdout, f.read())
+            self.assertIn("Guest clock: icount.", res.stdout)
+            res = run_report("--from-json", js, "--part", "meter")
+            self.assertEqual((res.returncode, res.stdout), (0, ""))     # no meter counts
+            res = run_report("--from-json", txt, "--part", "iops")
+            self.assertEqual(res.returncode, 1)
+            self.assertIn("not a report.py --json file", res.stderr)
+        finally:
+            shutil.rmtree(tmp)
+
+
 class Parsers(unittest.TestCase):
     def test_fio_json(self):
         # fio 3.33's own output, with a warning line ahead of it as fio writes them

@@ -9,12 +9,18 @@
 # of every guest (compare guests too) is judged here once more, and the
 # remote-access meter's known-answer test runs.  Exit 1 if any case failed
 # or any run broke.
+# Data for the cover letter (cover-letter.sh), all with this check's run id
+# (run-id.sh): build/runs/RUN/run-id beside each run's out/placement.tsv,
+# and build/check/summary.tsv, one record a line, fields tab-separated:
+#   run_id ID | kernel_source TEXT | run NAME KERNEL TOPOLOGY EXPECT CASES
+#   PASSED FAILED SKIPPED | kat TEXT | compare_smoke TEXT | total PASSED FAILED SKIPPED
 set -u
 top=$(cd "$(dirname "$0")/../.." && pwd)
+run_id=$("$top/test/harness/run-id.sh")
 # shellcheck source=../lib/kmsg.sh
 . "$top/test/lib/kmsg.sh"
 tp=0 tf=0 ts=0
-declare -A res
+declare -A res cnt
 runs=()	# "K T EXPECT CASES"
 for spec in "$@"; do
 	IFS=: read -r ke t c label <<< "$spec"
@@ -39,7 +45,8 @@ for r in "${runs[@]}"; do
 	# and vm.sh's timeout for a KASAN kernel (two hours per guest).
 	[ "$k" = debug ] && churn="" vmt=${VM_TIMEOUT:-}
 	( VM_RUN=$n VM_EXPECT=$e VM_CHURN=$churn VM_TIMEOUT=$vmt "$top/test/harness/vm.sh" "$k" "$t" "$c" > "$top/build/runs/$n.tap" 2>&1
-	  echo $? > "$top/build/runs/$n.rc" ) &
+	  echo $? > "$top/build/runs/$n.rc"
+	  [ ! -d "$top/build/runs/$n" ] || echo "$run_id" > "$top/build/runs/$n/run-id" ) &
 done
 wait
 
@@ -83,7 +90,7 @@ for r in "${runs[@]}"; do
 		echo "not ok - $n: the run itself failed (exit $rc), see build/runs/$n/"
 		grep '^# vm:' "$top/build/runs/$n.tap" | tail -n 45
 	fi
-	res[$n]="$p passed, $f failed, $s skipped"
+	res[$n]="$p passed, $f failed, $s skipped" cnt[$n]="$p	$f	$s"
 	tp=$((tp + p)) tf=$((tf + f)) ts=$((ts + s))
 done
 
@@ -140,14 +147,17 @@ echo "meter known-answer test: $kat"
 echo
 echo "check: $tp passed, $tf failed, $ts skipped"
 # For the cover letter (cover-letter.sh): what ran and how it ended.
+mkdir -p "$top/build/check"
 {
+	printf 'run_id\t%s\n' "$run_id"
+	printf 'kernel_source\t%s\n' "$(cat "$top/build/kernels/patched/source" 2>/dev/null || echo unknown)"
 	for r in "${runs[@]}"; do
 		read -r k t e c l <<< "$r"
 		n=$(rname "$k" "$t" "$l")
-		printf '%-22s %s\n' "$n" "${res[$n]}"
+		printf 'run\t%s\t%s\t%s\t%s\t%s\t%s\n' "$n" "$k" "$t" "$e" "$c" "${cnt[$n]}"
 	done
-	echo "compare smoke: $csmoke"
-	echo "meter known-answer test: $kat"
-	echo "check: $tp passed, $tf failed, $ts skipped ($(date -u '+%Y-%m-%d'), $(cat "$top/build/kernels/patched/source" 2>/dev/null))"
-} > "$top/build/check-summary.txt"
+	printf 'kat\t%s\n' "$kat"
+	printf 'compare_smoke\t%s\n' "$csmoke"
+	printf 'total\t%s\t%s\t%s\n' "$tp" "$tf" "$ts"
+} > "$top/build/check/summary.tsv"
 [ "$tf" = 0 ]

@@ -8,7 +8,9 @@
 # node.  With the meter (default) the guests run under QEMU TCG with the
 # snimeter plugin (qemu-plugin/) and every fio run is one meter window.
 # Then fio-jobs/report.py prints the table and writes build/compare/report.{txt,
-# json,png} and, with the meter, meter.{txt,png} (remote memory accesses
+# json,png} (report.json: the data the cover letter reads, with the run id
+# of run-id.sh, also in build/compare/run-id) and, with the meter,
+# meter.{txt,png} (remote memory accesses
 # and remote LLC misses per I/O); fio's JSON and the meter's raw counts
 # (meter-r<rep>.txt) stay under build/compare/<kernel>/.
 #
@@ -79,6 +81,9 @@ if [ -n "$meter" ]; then
 fi
 rm -rf "$out"
 mkdir -p "$out"
+# Which run made these figures (report.json "run_id"; cover-letter.sh names it).
+run_id=$("$top/test/harness/run-id.sh")
+echo "$run_id" > "$out/run-id"
 # One shell-quoted assignment per FIO_* variable: multi-word values
 # (FIO_QDS="1 32") must reach the guest whole.
 {
@@ -143,7 +148,7 @@ if [ -n "$icount" ]; then
 else
 	clock="the host's wall clock"
 fi
-python3 "$top/fio-jobs/report.py" --baseline vanilla --vm-clock "$clock" --text "$out/report.txt" \
+python3 "$top/fio-jobs/report.py" --baseline vanilla --run-id "$run_id" --vm-clock "$clock" --text "$out/report.txt" \
 	--json "$out/report.json" --png "$out/report.png" "${margs[@]}" "$out/vanilla" "$out/patched"
 if [ -s "$out/meter-summary.txt" ]; then
 	echo

@@ -1,79 +1,170 @@
 #!/bin/bash
 # cover-letter.sh [OUT]: write the series' cover letter (default
-# patches/0000-cover-letter.patch) from patches/cover-letter.in, filling
-# every figure from the harness's latest output, never by hand.
+# build/cover-letter/0000-cover-letter.patch, beside it inputs.tsv: which
+# input came from which run) from patches/cover-letter.in, every figure
+# read from the data the harness wrote, never by hand and never from its
+# text output.  Only make export (export.sh) copies it into patches/.
+# cover-letter.sh --inputs: print the inputs and their runs; exit 1 when
+# the letter would be refused.
+# Template lines starting with "## " are comments, dropped.
 # cover-letter.sh --body TEMPLATE FILLS: print TEMPLATE filled the same way,
 # without the mail header; a file FILLS/NAME replaces @NAME@ (postings.sh
 # gives each posting its own @NPATCHES@, @DEPENDS@, @SHORTLOG@ this way).
 #   @BASE@             the base and whether the postings apply and build on
 #                      it: build/check-base/result (make check-base)
 #   @POSTINGS@         postings.sh plan: the postings, routing, dependencies
-#   @PLACEMENT_TABLE@  placement-summary.sh over build/runs/{vanilla,patched}-*
-#   @ALLOC_CPUS@       build/runs/*-two-node/out/alloc-cpus.summary (case 12)
-#   @METER@            build/compare/meter-summary.txt (make compare), else its
-#                      meter.txt, else the smoke's
-#   @FIO_TABLE@        build/compare/report.txt, else the smoke run's
-#   @CHECK_SUMMARY@    build/check-summary.txt (written by check.sh)
+#   @PLACEMENT_SOURCE@ the make check run (its run id) and kernel source:
+#                      build/check/summary.tsv (check.sh)
+#   @PLACEMENT_TABLE@  placement-summary.sh --context over the runs that
+#                      summary.tsv lists (build/runs/RUN/out/placement.tsv)
+#   @ALLOC_CPUS@       out/alloc-cpus.summary (case 12) of its two-node and
+#                      cpuless runs
+#   @CHECK_SUMMARY@    summary.tsv's counts per run, the meter's
+#                      known-answer test, the total
+#   @FIO_TABLE@        build/compare/report.json (make compare): report.py
+#                      --from-json --part iops
+#   @METER@            the same JSON: report.py --from-json --part meter
 #   @ROUTING@          scripts/get_maintainer.pl on each patch of patches/
 #   @SHORTLOG@         git shortlog + diffstat of base..series
-# A figure that has not been measured says so in the letter.  make export
-# runs this, and fails on any @NAME@ left unfilled ([[LEAD: ...]] marks
-# what only the lead can write; postings.sh lists where they are left).
+# Runs: check.sh and compare.sh record a run id (run-id.sh: date-commit)
+# in summary.tsv, build/runs/RUN/run-id and report.json.  Refused (exit 1,
+# nothing written) when a placement or allocation input is not from the
+# make check run of summary.tsv, or report.json has no run id.  The
+# compare figures may be from another run: the letter names it and its
+# date.  build/compare-smoke (make check with CHECK_COMPARE=1) is used
+# only with COVER_COMPARE=smoke, and then the letter says so.  A missing
+# input is named in the letter and on stderr.  COVER_BUILD=DIR reads
+# DIR instead of build/ (the tests' recorded inputs).
 set -euo pipefail
 top=$(cd "$(dirname "$0")/../.." && pwd)
-tree=$top/build/linux
+build=${COVER_BUILD:-$top/build}
+tree=$build/linux
 tmpl=$top/patches/cover-letter.in
-body="" extra=""
-if [ "${1:-}" = --body ]; then
-	body=1 tmpl=$2 extra=$3
-	out=/dev/stdout
-else
-	out=${1:-$top/patches/0000-cover-letter.patch}
-fi
-runs=$top/build/runs
-none() { echo "  (not measured yet: $1)"; }
+body="" extra="" mode=letter
+case ${1:-} in
+--body) mode=body body=1 tmpl=$2 extra=$3 out=/dev/stdout ;;
+--inputs) mode=inputs ;;
+*) out=${1:-$build/cover-letter/0000-cover-letter.patch} ;;
+esac
+runs=$build/runs
+summary=$build/check/summary.tsv
+rel() { echo "${1#"$top"/}"; }
+missing=()
+# none WHAT: what the letter says for a figure it cannot give (missing[]
+# names the missing inputs on stderr).
+none() { echo "  (not measured: $1)"; }
 
-placement() {
-	local dirs=() d
-	for d in "$runs"/vanilla-* "$runs"/patched-*; do
-		[ -f "$d/out/placement.tsv" ] && dirs+=("$d")
+# --- the inputs and their runs ----------------------------------------------
+check_id="" ckfail=""
+inputs=()	# "INPUT<TAB>RUN ID<TAB>FILE"
+if [ -f "$summary" ]; then
+	check_id=$(awk -F'\t' '$1 == "run_id" { print $2 }' "$summary")
+	inputs+=("check summary	${check_id:-none}	$(rel "$summary")")
+	[ -n "$check_id" ] || ckfail="$(rel "$summary") has no run_id"
+else
+	missing+=("make check's data: $(rel "$summary") (run make check)")
+fi
+# The runs that make check ran, from its summary: "NAME TOPOLOGY".
+check_runs() { [ ! -f "$summary" ] || awk -F'\t' '$1 == "run" { print $2, $4 }' "$summary"; }
+while read -r name topo; do
+	[ -n "$name" ] || continue
+	for f in placement.tsv alloc-cpus.summary; do
+		[ -f "$runs/$name/out/$f" ] || continue
+		id=$(cat "$runs/$name/run-id" 2>/dev/null || echo none)
+		inputs+=("$f	$id	$(rel "$runs/$name/out/$f")")
+		if [ "$id" = none ]; then
+			ckfail+="${ckfail:+; }$(rel "$runs/$name/out/$f") is from run none: no $(rel "$runs/$name")/run-id (the run directory was rewritten after make check, by make vm?)"
+		elif [ "$id" != "$check_id" ]; then
+			ckfail+="${ckfail:+; }$(rel "$runs/$name/out/$f") is from run $id, not from the check's $check_id"
+		fi
 	done
-	[ ${#dirs[@]} -gt 0 ] || { none "run make check"; return; }
-	"$top/test/harness/placement-summary.sh" "${dirs[@]}" |
-		sed -n '/^placement by context/,/^placement by driver/p' | sed '$d'
+done < <(check_runs)
+# The comparison: make compare's, or make check's smoke run if asked for.
+cmp=$build/compare cmp_what="make compare"
+case ${COVER_COMPARE:-} in
+"") ;;
+smoke) cmp=$build/compare-smoke cmp_what="make check's smoke comparison (CHECK_COMPARE=1), not make compare" ;;
+*) echo "cover-letter: COVER_COMPARE='$COVER_COMPARE': empty (build/compare) or smoke" >&2; exit 2 ;;
+esac
+cmp_id="" cmpfail=""
+if [ -f "$cmp/report.json" ]; then
+	cmp_id=$(python3 -c 'import json, sys; print(json.load(open(sys.argv[1])).get("run_id") or "")' \
+		"$cmp/report.json") || cmpfail="$(rel "$cmp/report.json") is not JSON"
+	[ -n "$cmp_id" ] || [ -n "$cmpfail" ] || cmpfail="$(rel "$cmp/report.json") has no run_id (written \
+before run ids): rerun make compare, or give it one: fio-jobs/report.py --run-id ID --json ..."
+	inputs+=("compare	${cmp_id:-none}	$(rel "$cmp/report.json")")
+else
+	m="$cmp_what's data: $(rel "$cmp/report.json") (run make compare)"
+	[ -n "${COVER_COMPARE:-}" ] || [ ! -f "$build/compare-smoke/report.json" ] ||
+		m+="; $(rel "$build/compare-smoke/report.json") is a smoke run, used only with COVER_COMPARE=smoke"
+	missing+=("$m")
+fi
+# when ID: the date of a run id, "YYYY-MM-DD HH:MM UTC".
+when() { local d=${1%%Z-*}; echo "${d:0:10} ${d:11:5} UTC"; }
+
+refused=""
+[ -z "$ckfail" ] || refused+="figures from different make check runs: $ckfail. "
+[ -z "$cmpfail" ] || refused+="$cmpfail. "
+# The inputs: always, but for postings.sh (--body) only when refused.
+[ "$mode" = body ] && [ -z "$refused" ] || {
+	echo "cover-letter: inputs (input, run id, file):"
+	for i in "${inputs[@]}"; do
+		IFS=$'\t' read -r a b c <<< "$i"
+		printf '  %-18s %-34s %s\n' "$a" "$b" "$c"
+	done
+	for m in "${missing[@]}"; do echo "cover-letter: missing input: $m"; done
+} >&2
+if [ -n "$refused" ]; then
+	echo "cover-letter: refused: $refused" >&2
+	exit 1
+fi
+[ "$mode" != inputs ] || exit 0
+
+# --- the fills ------------------------------------------------------------------
+placement_source() {
+	if [ -n "$check_id" ]; then
+		echo "$(when "$check_id") (run id $check_id), on"
+		awk -F'\t' '$1 == "kernel_source" { print $2 }' "$summary"
+	else echo "no make check data"; fi
+}
+placement() {
+	local dirs=() name topo
+	while read -r name topo; do
+		[ -f "$runs/$name/out/placement.tsv" ] && dirs+=("$runs/$name")
+	done < <(check_runs)
+	[ ${#dirs[@]} -gt 0 ] || { none "no placement.tsv in the runs of make check"; return; }
+	"$top/test/harness/placement-summary.sh" --context "${dirs[@]}"
 }
 alloc_cpus() {
-	local f found=""
-	for f in "$runs"/*-two-node/out/alloc-cpus.summary "$runs"/*-cpuless/out/alloc-cpus.summary; do
-		[ -f "$f" ] || continue
+	local name topo found=""
+	while read -r name topo; do
+		case $topo in two-node|cpuless) ;; *) continue ;; esac
+		[ -f "$runs/$name/out/alloc-cpus.summary" ] || continue
 		found=1
-		echo "  ${f#"$runs"/}" | sed 's|/out/alloc-cpus.summary||'
-		sed 's/^/    /' "$f"
-	done
-	[ -n "$found" ] || none "make check, topologies two-node and cpuless"
+		echo "  $name"
+		sed 's/^/    /' "$runs/$name/out/alloc-cpus.summary"
+	done < <(check_runs)
+	[ -n "$found" ] || none "make check, topologies two-node and cpuless (case 12)"
 }
-# first_of WHAT FILE..: the first existing FILE, indented, with its path.
-first_of() {
-	local what=$1 f
-	shift
-	for f in "$@"; do
-		[ -f "$f" ] && { echo "  (${f#"$top"/})"; sed 's/^/  /' "$f"; return; }
-	done
-	none "$what"
+# compare_part iops|meter: the table from report.json, with its run.
+compare_part() {
+	if [ ! -f "$cmp/report.json" ]; then none "$cmp_what: $(rel "$cmp/report.json")"; return; fi
+	local t
+	t=$(python3 "$top/fio-jobs/report.py" --from-json "$cmp/report.json" --part "$1")
+	if [ -z "$t" ]; then none "$cmp_what of $(when "$cmp_id") (run $cmp_id) ran without the meter"; return; fi
+	echo "  ($cmp_what of $(when "$cmp_id"), run id $cmp_id)"
+	echo "$t" | sed 's/^/  /; s/ *$//'
 }
-# The IOPS table only: report.txt goes on with the meter tables (@METER@).
-fio_table() {
-	first_of "make compare" "$top/build/compare/report.txt" "$top/build/compare-smoke/report.txt" |
-		sed '/^  Remote memory accesses per I\/O$/,$d'
-}
-meter() {
-	first_of "make compare (its meter summary)" "$top/build/compare/meter-summary.txt" \
-		"$top/build/compare/meter.txt" "$top/build/compare-smoke/meter-summary.txt" \
-		"$top/build/compare-smoke/meter.txt"
-}
+fio_table() { compare_part iops; }
+meter() { compare_part meter; }
 check_summary() {
-	if [ -f "$top/build/check-summary.txt" ]; then sed 's/^/  /' "$top/build/check-summary.txt"
-	else none "run make check"; fi
+	[ -f "$summary" ] || { none "make check: $(rel "$summary")"; return; }
+	awk -F'\t' -v id="$check_id" -v src="$(awk -F'\t' '$1 == "kernel_source" { print $2 }' "$summary")" '
+		$1 == "run" { printf "  %-26s %d passed, %d failed, %d skipped\n", $2, $7, $8, $9 }
+		$1 == "compare_smoke" { smoke = $2 } $1 == "kat" { kat = $2 }
+		$1 == "total" { total = sprintf("%d passed, %d failed, %d skipped", $2, $3, $4) }
+		END { print "  compare smoke: " smoke; print "  meter known-answer test: " kat
+		      print "  check: " total; print "  (run id " id ", " src ")" }' "$summary"
 }
 routing() {
 	local p gm=$tree/scripts/get_maintainer.pl
@@ -90,11 +181,12 @@ routing() {
 	postings
 }
 postings() {
-	"$top/test/harness/postings.sh" plan 2>/dev/null || none "postings.sh plan failed"
+	if [ "$build" != "$top/build" ] || [ ! -d "$tree/.git" ]; then none "no kernel tree $(rel "$tree") (make tree)"
+	else "$top/test/harness/postings.sh" plan 2>/dev/null || none "postings.sh plan failed"; fi
 }
 # The base, from make check-base's last result, if it was for this series.
 base() {
-	local r=$top/build/check-base/result series kind
+	local r=$build/check-base/result series kind
 	series=$(git -C "$tree" rev-parse -q --verify series 2>/dev/null || true)
 	if [ ! -f "$r" ] || [ "$(sed -n 's/^series: //p' "$r")" != "$series" ]; then
 		echo "[[LEAD: base not verified for this series: run make check-base (it needs"
@@ -124,14 +216,13 @@ shortlog() {
 }
 
 n=$(grep -cvE '^[[:space:]]*(#|$)' "$top/patches/series")
-src="$(date -u -r "$runs" '+%Y-%m-%d %H:%M UTC' 2>/dev/null || echo 'no run yet'), $(cat "$top/build/kernels/patched/source" 2>/dev/null || echo 'kernel source unknown')"
 fills=$(mktemp -d)
 trap 'rm -rf "$fills"' EXIT
+[ -n "$body" ] || mkdir -p "$(dirname "$out")"
 # Only what the template asks for and the caller does not give.
-need() { grep -q "@$1@" "$tmpl" && { [ -z "$extra" ] || [ ! -f "$extra/$1" ]; }; }
+need() { awk -v p="@$1@" '!/^## / && index($0, p) { f = 1 } END { exit !f }' "$tmpl" && { [ -z "$extra" ] || [ ! -f "$extra/$1" ]; }; }
 fill() { if need "$1"; then "$2" > "$fills/$1"; fi; }
 npatches() { echo "$n"; }
-placement_source() { echo "$src"; }
 fill NPATCHES npatches
 fill PLACEMENT_SOURCE placement_source
 fill PLACEMENT_TABLE placement
@@ -150,7 +241,8 @@ import os
 import re
 import sys
 tmpl, out, fills, body = sys.argv[1:5]
-t = open(tmpl).read()
+# "## " lines are the template's comments.
+t = ''.join(ln for ln in open(tmpl).read().splitlines(True) if not ln.startswith('## '))
 for name in os.listdir(fills):
     t = t.replace('@%s@' % name, open(os.path.join(fills, name)).read().rstrip('\n'))
 left = sorted(set(re.findall(r'@[A-Z_]+@', t)))
@@ -163,4 +255,7 @@ if body:
 else:
     open(out, 'w').write(hdr + t)
 PY
-[ -n "$body" ] || echo "cover-letter: ${out#"$top"/}"
+[ -n "$body" ] || {
+	printf '%s\n' "${inputs[@]}" > "$(dirname "$out")/inputs.tsv"
+	echo "cover-letter: $(rel "$out") (its inputs: $(rel "$(dirname "$out")")/inputs.tsv)"
+}

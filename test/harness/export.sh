@@ -3,7 +3,10 @@
 # format-patch files + series).  Output is stable across exports of the same
 # commits: no commit hashes, no signature, no version numbering noise.  The
 # tracked files keep the placeholder author "SCSI NUMA project
-# <scsi-numa@localhost>".
+# <scsi-numa@localhost>".  The cover letter: test/harness/cover-letter.sh
+# writes build/cover-letter/0000-cover-letter.patch, copied into patches/;
+# export refuses (exit 1, patches/ untouched) when its figures are from
+# different make check runs (cover-letter.sh --inputs lists them).
 #
 # Then, with POSTER="Name <address>" (make export POSTER=...), the postable
 # series under build/postings/<n>-<name>/ (test/harness/postings.sh): the
@@ -17,6 +20,9 @@ g() { git -C "$tree" "$@"; }
 [ -d "$tree/.git" ] || { echo "export: no tree at $tree (make tree)" >&2; exit 1; }
 [ -z "$(g status --porcelain --untracked-files=no)" ] ||
 	{ echo "export: $tree has uncommitted changes: commit them first" >&2; exit 1; }
+# The cover letter's inputs, before anything is written.
+"$top/test/harness/cover-letter.sh" --inputs ||
+	{ echo "export: refused: the cover letter's figures above are not from one make check run; nothing exported" >&2; exit 1; }
 tmp=$(mktemp -d)
 g format-patch -q --zero-commit --no-signature --no-base -o "$tmp" base..series
 # Files the kernel's (Debian's) .gitignore hides never reach a commit:
@@ -30,8 +36,10 @@ rm -rf "$tmp"
 # The tree now is what patches/ describes: record it so ktree.sh keeps it.
 "$top/test/harness/ktree.sh" --stamp
 echo "export: $(wc -l < "$top/patches/series") patches in patches/"
-# The cover letter, with the figures of the harness's latest output.
+# The cover letter, with the figures of the harness's data (build/).
 "$top/test/harness/cover-letter.sh"
+cp "$top/build/cover-letter/0000-cover-letter.patch" "$top/patches/"
+echo "export: patches/0000-cover-letter.patch (from build/cover-letter/)"
 # The postable series, only for a named poster.
 if [ -z "${POSTER:-}" ]; then
 	rm -rf "$top/build/postings"

@@ -3,7 +3,8 @@
 # boots: shellcheck over every shell script of the harness, the cases and
 # fio-jobs (following sourced files); pyflakes over the Python; the
 # placement checker's unit tests on recorded reports; fio-jobs' unit tests
-# (stats.py, the reports); the kernel-log judge against lines it must fail on; every topology file sourced and checked for the fields vm.sh
+# (stats.py, the reports); the kernel-log judge against lines it must fail on;
+# cover-letter.sh on recorded inputs; every topology file sourced and checked for the fields vm.sh
 # and the cases need.  Exit 1 on any finding.
 set -u
 top=$(cd "$(dirname "$0")/../.." && pwd)
@@ -41,6 +42,7 @@ fi
 step "placement.py unit tests" python3 test/lib/test_placement.py
 step "fio-jobs unit tests (report.py --selftest: stats.py, reports)" python3 fio-jobs/report.py --selftest
 step "kernel-log judge test" test/lib/test_kmsg.sh
+step "cover letter test (recorded inputs)" test/harness/test_cover_letter.sh
 topo_ok() {
 	local f
 	for f in test/harness/topo/*; do

@@ -1,5 +1,5 @@
 #!/bin/bash
-# placement-summary.sh RUN-DIR..: the placement figures of guest runs
+# placement-summary.sh [--context] RUN-DIR..: the placement figures of guest runs
 # (RUN-DIR/out/placement.tsv, written by test/lib/placement.py), as
 #   1. per kernel, topology and context: on-node share over all objects, and
 #      on/all per object kind;
@@ -10,7 +10,10 @@
 #      host's node.
 # "On" means on the object's expected node: the host's node, or for a
 # hardware queue's objects a node (b) and (c) allow.
+# --context: table 1 only (the cover letter's @PLACEMENT_TABLE@).
 set -u
+only=""
+[ "${1:-}" != --context ] || { only=context; shift; }
 files=() qfiles=()
 for d in "$@"; do
 	[ -f "$d/out/placement.tsv" ] && files+=("$d/out/placement.tsv")
@@ -29,6 +32,7 @@ table() {	# $1: awk expression for the row key
 }
 echo "placement by context (kernel topology context: share on the expected node | kind=on/all):"
 table '$1 " " $2 " " $3'
+[ -z "$only" ] || exit 0
 echo "placement by driver (driver kernel topology context):"
 table '$4 " " $1 " " $2 " " $3' | sort -k1,1 -s
 [ ${#qfiles[@]} -gt 0 ] || exit 0
