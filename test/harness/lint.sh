@@ -3,7 +3,7 @@
 # boots: shellcheck over every shell script of the harness, the cases and
 # fio-jobs (following sourced files); pyflakes over the Python; the
 # placement checker's unit tests on recorded reports; fio-jobs' unit tests
-# (stats.py, the reports); the kernel-log judge against lines it must fail on; every topology file sourced and checked for the fields vm.sh
+# (stats.py, the reports); the kernel-log judge against lines it must fail on; the cpulist parser; every topology file sourced and checked for the fields vm.sh
 # and the cases need.  Exit 1 on any finding.
 set -u
 top=$(cd "$(dirname "$0")/../.." && pwd)
@@ -41,6 +41,7 @@ fi
 step "placement.py unit tests" python3 test/lib/test_placement.py
 step "fio-jobs unit tests (report.py --selftest: stats.py, reports)" python3 fio-jobs/report.py --selftest
 step "kernel-log judge test" test/lib/test_kmsg.sh
+step "cpulist parser test" test/lib/test_cpulist.sh
 topo_ok() {
 	local f
 	for f in test/harness/topo/*; do
