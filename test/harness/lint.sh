@@ -18,7 +18,7 @@ step() {
 
 shell=(test/run-cases test/cases/* test/lib/*.sh test/harness/*.sh
        test/harness/guest-init test/harness/guest-compare fio-jobs/run.sh .ci/run
-       qemu-plugin/*.sh qemu-plugin/kat/run.sh qemu-plugin/kat/guest-init
+       qemu-plugin/*.sh qemu-plugin/kat/run.sh qemu-plugin/kat/guest-run
        blktests/run.sh blktests/guest-run)
 if command -v shellcheck >/dev/null; then
 	# SC1090/SC1091: the topology and common.sh are sourced through
