@@ -47,16 +47,14 @@ if [ ! -f "$probe" ]; then
 fi
 [ "$(cat "$probe")" = yes ] && [ "${VM_ACCEL:-}" != tcg ] && accel=kvm
 # VM_METER=on|KIB:WAYS[:LINE]: load the remote-access meter (qemu-plugin/,
-# TCG only), counting into $run/out/meter.txt between the guest's markers;
-# the guest may write $SNI_OUT/meter-objects (object ranges, see
-# fio-jobs/run.sh FIO_METER_OBJECTS) for the meter to attribute accesses.
-meter=""
+# TCG only; KIB:WAYS[:LINE]: its LLC model), counting into
+# $run/out/meter.txt between the guest's markers; the guest may write
+# $SNI_OUT/meter-objects (object ranges, see fio-jobs/run.sh
+# FIO_METER_OBJECTS) for the meter to attribute accesses.  Its -plugin
+# value is built with the nodes below (arguments: snimeter.c).
 if [ -n "${VM_METER:-}" ]; then
 	accel=tcg
 	make -s -C "$top/qemu-plugin" >/dev/null || die "cannot build the meter (qemu-plugin/)"
-	llc=${VM_METER#on}
-	meter=$("$top/qemu-plugin/plugin-arg.sh" "$topofile" "$run/out/meter.txt" "$llc" \
-		"$run/out/meter-objects")
 fi
 
 # VM_ICOUNT=<QEMU -icount argument>, e.g. shift=3 (0 or empty: off): the
@@ -81,12 +79,18 @@ ncpu=0 maxcpu=0 mem=0 legacy_mem=""
 for ((n = 0; n < TOPO_NODES; n++)); do
 	[ "${TOPO_NODE_MEM_MB[n]}" = 0 ] && legacy_mem=1
 done
+# The meter's node map: nodemb= in -numa order, layout= as below (memdev:
+# the memory-backend-ram objects first, in node order, as snimeter.c's
+# address map requires), cpus= present and absent CPUs.
+meter_mb="" meter_cpus=""
 for ((n = 0; n < TOPO_NODES; n++)); do
 	mb=${TOPO_NODE_MEM_MB[n]} cpus=${TOPO_NODE_CPUS[n]} absent=${TOPO_NODE_ABSENT_CPUS[n]:-}
 	mem=$((mem + mb))
 	ncpu=$((ncpu + $(cpulist_count "$cpus")))
 	maxcpu=$((maxcpu + $(cpulist_count "$cpus") + $(cpulist_count "$absent")))
 	all=$cpus${absent:+${cpus:+,}$absent}
+	meter_mb+="${meter_mb:+;}$mb"
+	for r in ${all//,/ }; do meter_cpus+="${meter_cpus:+;}$r:$n"; done
 	if [ -n "$legacy_mem" ]; then
 		# A node without memory exists only in the deprecated mem= form
 		# (machine types <= 5.0), which cannot be mixed with memdev=.
@@ -103,7 +107,14 @@ done
 # One socket per CPU: a socket never spans nodes (topology_sane()).
 args+=(-m "${mem}M" -smp "$ncpu,maxcpus=$maxcpu,sockets=$maxcpu,cores=1,threads=1")
 args+=("${TOPO_QEMU_ARGS[@]}")
-[ -n "$meter" ] && args+=(-plugin "$meter")
+if [ -n "${VM_METER:-}" ]; then
+	meter="$top/build/qemu-plugin/libsnimeter.so,nodemb=$meter_mb,layout=${legacy_mem:+legacy}"
+	[ -n "$legacy_mem" ] || meter+=memdev
+	meter+=",out=$run/out/meter.txt${meter_cpus:+,cpus=$meter_cpus}"
+	llc=${VM_METER#on}
+	meter+="${llc:+,llc=$llc},objects=$run/out/meter-objects"
+	args+=(-plugin "$meter")
+fi
 [ -n "$icount" ] && args+=(-icount "$icount")
 
 # Root and result shares.
