@@ -21,8 +21,10 @@
 #   CPUs = 0-1 (node 0) puts N on the submit side, N/2 on the other;
 #   window 5 (guest-run: snimeter-mark start; dump; stop) exists,
 # tolerance = N/1000 + 64.  Then it boots the same guest without the plugin
-# (build/runs/kat-baseline) for the baseline time and prints the slowdown.  Exit 0 when every check
-# passes, 1 when one fails, 2 on a setup error.
+# (build/runs/kat-baseline) for the baseline time and prints the slowdown
+# (times: vm.sh's whole run).  Exit 0 when every check passes, 1 when one
+# fails, 2 on a setup error.  The guest needs the kernel's modules in
+# build/kernels/KERNEL/lib/modules (guest-init refuses to run without).
 # Environment: KAT_N (default 1000000), KAT_TIMEOUT (seconds per boot, 600),
 # KAT_BASELINE=0 skips the run without the plugin.
 set -uo pipefail
