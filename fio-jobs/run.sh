@@ -82,7 +82,8 @@
 # activity) hits every configuration alike.  An orchestrator that alternates
 # kernels calls this with FIO_REPEAT=1 FIO_REP_START=r for r = 1, 2, ...
 #
-# It only relies on its own directory (for the job files), sysfs and fio in
+# It only relies on its own directory (for the job files),
+# ../test/lib/cpulist.sh (a checkout of the repository), sysfs and fio in
 # $PATH (taskset, perf, t/io_uring when used).
 set -euo pipefail
 
@@ -133,16 +134,11 @@ for qd in $FIO_QDS; do
 	[[ $qd =~ ^[1-9][0-9]*$ ]] || refuse "FIO_QDS: '$qd' is not a queue depth"
 done
 
-# Expand a sysfs list such as "0-2,5" into "0 1 2 5".
-expand_list() {
-	local part parts i out=()
-	IFS=, read -ra parts <<<"$1"
-	for part in "${parts[@]}"; do
-		[ -n "$part" ] || continue
-		for ((i = ${part%-*}; i <= ${part#*-}; i++)); do out+=("$i"); done
-	done
-	echo "${out[@]}"
-}
+# cpulist_expand: "0-2,5" -> "0 1 2 5" (the repository's one parser).
+# shellcheck source=../test/lib/cpulist.sh
+[ -f "$HERE/../test/lib/cpulist.sh" ] ||
+	die "no $HERE/../test/lib/cpulist.sh: run run.sh from a checkout of the repository"
+. "$HERE/../test/lib/cpulist.sh"
 
 # NUMA topology.  A kernel built without CONFIG_NUMA has no node directory:
 # treat it as a single node 0 owning all online CPUs, with no memory policy.
@@ -158,7 +154,7 @@ if [ -z "${FIO_CPU_NODES:-}" ]; then
 	if [ $HAVE_NUMA = 1 ]; then
 		# has_cpu lists the nodes with CPUs; CPU-less (memory-only) nodes
 		# cannot submit I/O, so they are never CPU nodes.
-		FIO_CPU_NODES=$(expand_list "$(cat "$NODE_SYS/has_cpu" 2>/dev/null || cat "$NODE_SYS/online")")
+		FIO_CPU_NODES=$(cpulist_expand "$(cat "$NODE_SYS/has_cpu" 2>/dev/null || cat "$NODE_SYS/online")")
 	else
 		FIO_CPU_NODES=0
 	fi

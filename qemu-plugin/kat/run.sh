@@ -1,15 +1,16 @@
 #!/bin/bash
-# kat/run.sh [BZIMAGE]: known-answer test of the snimeter plugin.
+# kat/run.sh [KERNEL]: known-answer test of the snimeter plugin.
 #
-# Boots BZIMAGE (default build/kernels/vanilla/bzImage; waited for up to
-# 20 minutes when absent) under QEMU TCG with 2 nodes x (2 vCPUs, 512 MiB),
-# root = the host's / over 9p read-only, init = kat/guest-init, which runs
-# kat/kat.c pinned to CPU 0 (node 0): window 1 = N loads from a node-1
+# Boots build/kernels/KERNEL (default vanilla; its bzImage waited for up to
+# 20 minutes when absent) with test/harness/vm.sh under QEMU TCG, topology
+# kat/kat-2x2 (2 nodes x (2 vCPUs, 512 MiB), no HBAs), in guest-init's mode
+# sni.mode=run sni.run=qemu-plugin/kat/guest-run, which runs kat/kat.c
+# pinned to CPU 0 (node 0): window 1 = N loads from a node-1
 # buffer, window 2 = N loads from a node-0 buffer, window 3 = N stores to
 # the node-1 buffer, window 4 = N loads from the node-1 buffer by CPU 0 and
 # N/2 loads from the node-0 buffer by a thread on CPU 2 (node 1).  The
-# plugin (with a 1 MiB/16-way/64 B LLC per node) writes
-# build/qemu-plugin/kat/run/meter.txt; this script checks the user-mode
+# plugin (VM_METER=1024:16:64: a 1 MiB/16-way/64 B LLC per node) writes
+# build/runs/kat-meter/out/meter.txt; this script checks the user-mode
 # counts against the known answers:
 #   w1 0->1 reads = N, w2 0->0 reads = N, w3 0->1 writes = N,
 #   w1 0->1 remote_misses = w3 0->1 remote_misses = w2 0->0 llc_misses = N*8/64
@@ -18,64 +19,53 @@
 #   w4 per vCPU: vcpu 0 0->1 reads = N, vcpu 2 1->0 reads = N/2, vcpus 1
 #   and 3 <= tolerance, and fio-jobs/meter_report.py's split with fio's
 #   CPUs = 0-1 (node 0) puts N on the submit side, N/2 on the other;
-#   window 5 (guest-init: snimeter-mark start; dump; stop) exists,
+#   window 5 (guest-run: snimeter-mark start; dump; stop) exists,
 # tolerance = N/1000 + 64.  Then it boots the same guest without the plugin
-# for the baseline time and prints the slowdown.  Exit 0 when every check
-# passes, 1 when one fails, 2 on a setup error.
+# (build/runs/kat-baseline) for the baseline time and prints the slowdown
+# (times: vm.sh's whole run).  Exit 0 when every check passes, 1 when one
+# fails, 2 on a setup error.  The guest needs the kernel's modules in
+# build/kernels/KERNEL/lib/modules (guest-init refuses to run without).
 # Environment: KAT_N (default 1000000), KAT_TIMEOUT (seconds per boot, 600),
 # KAT_BASELINE=0 skips the run without the plugin.
 set -uo pipefail
 top=$(cd "$(dirname "$0")/../.." && pwd)
-b=$top/build/qemu-plugin
-run=$b/kat/run
-kernel=${1:-$top/build/kernels/vanilla/bzImage}
+kernel=${1:-vanilla}
 n=${KAT_N:-1000000}
 tmo=${KAT_TIMEOUT:-600}
+runs=$top/build/runs
+run=$runs/kat-meter/out
 die() { echo "kat: $*" >&2; exit 2; }
 
 i=0
-while [ ! -f "$kernel" ] && [ "$i" -lt 20 ]; do
-	echo "kat: waiting for $kernel ($i/20 min)" >&2
+while [ ! -f "$top/build/kernels/$kernel/bzImage" ] && [ "$i" -lt 20 ]; do
+	echo "kat: waiting for build/kernels/$kernel/bzImage ($i/20 min)" >&2
 	sleep 60
 	i=$((i + 1))
 done
-[ -f "$kernel" ] || die "no kernel $kernel"
+[ -f "$top/build/kernels/$kernel/bzImage" ] || die "no kernel build/kernels/$kernel/bzImage"
 nice -n 10 make -s -C "$top/qemu-plugin" all || die "build failed"
-mkdir -p "$run"
-rm -f "$run"/*
 
-# The plugin's node map: memdev nodes in -object order, see snimeter.c.
-meter="$b/libsnimeter.so,nodemb=512;512,cpus=0-1:0;2-3:1,llc=1024:16:64,out=$run/meter.txt"
-# shellcheck disable=SC2054 # the commas are inside QEMU option values
-args=(-accel tcg -machine pc -nographic -no-reboot -nodefaults
-      -smp 4 -m 1024M
-      -object memory-backend-ram,id=m0,size=512M -numa node,nodeid=0,memdev=m0,cpus=0-1
-      -object memory-backend-ram,id=m1,size=512M -numa node,nodeid=1,memdev=m1,cpus=2-3
-      -fsdev local,id=fsroot,path=/,security_model=none,readonly=on,multidevs=remap
-      -device virtio-9p-pci,fsdev=fsroot,mount_tag=/dev/root
-      -kernel "$kernel")
-cmdline="console=ttyS0 panic=-1 root=/dev/root rootfstype=9p"
-cmdline+=" rootflags=trans=virtio,version=9p2000.L,msize=262144,cache=loose ro"
-cmdline+=" init=$top/qemu-plugin/kat/guest-init snimeter_kat.n=$n"
-
-boot() { # NAME [QEMU ARGS...]: boot, print the seconds taken
+boot() { # NAME [VAR=VALUE..]: boot the KAT guest with vm.sh (TCG, the
+	# environment's other VM_* settings dropped), print the seconds taken
 	local name=$1 t0 t1 rc
 	shift
+	rm -rf "$runs/kat-$name"
 	t0=$(date +%s.%N)
-	timeout "$tmo" qemu-system-x86_64 "${args[@]}" "$@" -append "$cmdline" \
-		-serial "file:$run/$name.console" </dev/null >"$run/$name.qemu.log" 2>&1
+	env -u VM_METER -u VM_ICOUNT -u VM_CHURN -u VM_EXPECT -u VM_TSCALE "$@" \
+		VM_RUN="kat-$name" VM_TIMEOUT="$tmo" VM_ACCEL=tcg \
+		VM_CMDLINE="sni.mode=run sni.run=qemu-plugin/kat/guest-run snimeter_kat.n=$n" \
+		"$top/test/harness/vm.sh" "$kernel" "$top/qemu-plugin/kat/kat-2x2" >/dev/null
 	rc=$?
 	t1=$(date +%s.%N)
-	[ "$rc" = 0 ] || { echo "kat: $name: QEMU exit $rc; console tail:" >&2
-		tail -n 20 "$run/$name.console" >&2; }
+	[ "$rc" = 0 ] || echo "kat: $name: vm.sh exit $rc (console: $runs/kat-$name/console.log)" >&2
 	echo "$t0 $t1" | awk '{ printf "%.1f\n", $2 - $1 }'
 }
 
 echo "kat: booting with the plugin (N=$n)" >&2
-tp=$(boot meter -plugin "$meter")
-grep '^kat' "$run/meter.console" | sed 's/^/  guest: /' >&2
-grep -q '^kat-guest: kat exit status 0' "$run/meter.console" ||
-	die "the guest program failed (see $run/meter.console)"
+tp=$(boot meter VM_METER=1024:16:64)
+grep '^kat' "$run/tap" 2>/dev/null | sed 's/^/  guest: /' >&2
+grep -q '^kat-guest: kat exit status 0' "$run/tap" 2>/dev/null ||
+	die "the guest program failed (see $run/tap, $run/runner.err)"
 [ -s "$run/meter.txt" ] || die "no plugin output $run/meter.txt"
 
 # vget WINDOW VCPU CPU_NODE MEM_NODE MODE FIELD: a per-vCPU record's field
@@ -145,7 +135,7 @@ EOF
 check "w4 report split: submit CPUs 0-1, remote" "$n" "${split% *}"
 check "w4 report split: other CPUs, remote" "$half" "${split#* }"
 w5=$(awk '$1 == "window" && $2 == 5 && $3 == "summary" { print $5 + $7 }' "$run/meter.txt")
-if grep -q '^kat-guest: snimeter-mark ok' "$run/meter.console" && [ "${w5:-0}" -gt 0 ] &&
+if grep -q '^kat-guest: snimeter-mark ok' "$run/tap" && [ "${w5:-0}" -gt 0 ] &&
 	grep -q '^# dump' "$run/meter.txt"; then
 	echo "kat: ok   w5 snimeter-mark start/dump/stop from the guest shell: $w5 accesses"
 else
@@ -158,9 +148,9 @@ grep -E '^window [0-9a-z]+ summary' "$run/meter.txt" | sed 's/^/  /'
 echo "kat: boot with the plugin: ${tp}s"
 if [ "${KAT_BASELINE:-1}" != 0 ]; then
 	echo "kat: booting without the plugin (baseline)" >&2
-	tb=$(boot base)
-	grep -q '^kat-guest: kat exit status 0' "$run/base.console" ||
-		echo "kat: warning: the baseline guest program failed (see $run/base.console)"
+	tb=$(boot baseline)
+	grep -q '^kat-guest: kat exit status 0' "$runs/kat-baseline/out/tap" 2>/dev/null ||
+		echo "kat: warning: the baseline guest program failed (see $runs/kat-baseline/out/tap)"
 	echo "kat: boot without the plugin: ${tb}s, slowdown x$(echo "$tp $tb" | awk '{ printf "%.2f", $1 / $2 }')"
 fi
 if [ "$fail" = 0 ]; then

@@ -103,7 +103,7 @@ if [ "${CHECK_KAT:-1}" = 1 ]; then
 	echo "# ==== meter known-answer test"
 	if make -s -C "$top/qemu-plugin" > "$top/build/runs/kat.log" 2>&1 &&
 	   make -s -C "$top/qemu-plugin" test >> "$top/build/runs/kat.log" 2>&1 &&
-	   KAT_BASELINE=0 "$top/qemu-plugin/kat/run.sh" "$top/build/kernels/vanilla/bzImage" >> "$top/build/runs/kat.log" 2>&1; then
+	   KAT_BASELINE=0 "$top/qemu-plugin/kat/run.sh" vanilla >> "$top/build/runs/kat.log" 2>&1; then
 		kat="ok"; tp=$((tp + 1))
 		grep -E '^objects-test:' "$top/build/runs/kat.log"
 		grep -E '^(ok|kat:)' "$top/build/runs/kat.log" | tail -n 12

@@ -70,7 +70,7 @@ if [ -n "$meter" ]; then
 		mkdir -p "$top/build/runs"
 		echo "compare: the meter's known-answer test (build/runs/kat.log)" >&2
 		if ! { make -s -C "$top/qemu-plugin" test &&
-		       KAT_BASELINE=0 "$top/qemu-plugin/kat/run.sh" "$top/build/kernels/vanilla/bzImage"
+		       KAT_BASELINE=0 "$top/qemu-plugin/kat/run.sh" vanilla
 		     } > "$top/build/runs/kat.log" 2>&1; then
 			tail -n 20 "$top/build/runs/kat.log" >&2
 			echo "compare: the meter failed its known-answer test: no comparison" >&2

@@ -4,7 +4,8 @@
 # fio-jobs (following sourced files); pyflakes over the Python; the
 # placement checker's unit tests on recorded reports; fio-jobs' unit tests
 # (stats.py, the reports); the kernel-log judge against lines it must fail on;
-# cover-letter.sh on recorded inputs; every topology file sourced and checked for the fields vm.sh
+# cover-letter.sh on recorded inputs; the cpulist parser; every topology
+# file sourced and checked for the fields vm.sh
 # and the cases need.  Exit 1 on any finding.
 set -u
 top=$(cd "$(dirname "$0")/../.." && pwd)
@@ -19,7 +20,7 @@ step() {
 
 shell=(test/run-cases test/cases/* test/lib/*.sh test/harness/*.sh
        test/harness/guest-init test/harness/guest-compare fio-jobs/run.sh .ci/run
-       qemu-plugin/*.sh qemu-plugin/kat/run.sh qemu-plugin/kat/guest-init
+       qemu-plugin/*.sh qemu-plugin/kat/run.sh qemu-plugin/kat/guest-run
        blktests/run.sh blktests/guest-run)
 if command -v shellcheck >/dev/null; then
 	# SC1090/SC1091: the topology and common.sh are sourced through
@@ -43,6 +44,7 @@ step "placement.py unit tests" python3 test/lib/test_placement.py
 step "fio-jobs unit tests (report.py --selftest: stats.py, reports)" python3 fio-jobs/report.py --selftest
 step "kernel-log judge test" test/lib/test_kmsg.sh
 step "cover letter test (recorded inputs)" test/harness/test_cover_letter.sh
+step "cpulist parser test" test/lib/test_cpulist.sh
 topo_ok() {
 	local f
 	for f in test/harness/topo/*; do

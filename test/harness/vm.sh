@@ -1,6 +1,7 @@
 #!/bin/bash
 # vm.sh KERNEL TOPOLOGY [CASE-PATTERN]: boot build/kernels/KERNEL in QEMU with
-# the named topology (test/harness/topo/), run the guest test cases, power off.
+# the topology TOPOLOGY (a name in test/harness/topo/, or a file's path), run
+# the guest test cases, power off.  The only place a QEMU command line is built.
 #
 # The guest's root is the host's / over 9p, read-only; results come back on
 # a second, writable 9p share (build/runs/KERNEL-TOPOLOGY/out), separate from
@@ -8,23 +9,29 @@
 # TAP; exits with the guest's status, or 124 when the host-side timeout hit.
 # VM_RUN names the run directory (default KERNEL-TOPOLOGY); VM_CMDLINE adds
 # kernel parameters (sni.mode=compare selects the fio comparison instead of
-# the test cases, see compare.sh).
+# the test cases, see compare.sh; sni.mode=run sni.run=PATH a program of the
+# repository, see guest-init); VM_ACCEL=tcg: no KVM even when it works.
 set -uo pipefail
 kernel=$1 topo=${2:-two-node} cases=${3:-}
 top=$(cd "$(dirname "$0")/../.." && pwd)
 kdir=$top/build/kernels/$kernel
+case $topo in
+*/*) topofile=$(realpath -m "$topo") topo=${topo##*/} ;;
+*) topofile=$top/test/harness/topo/$topo ;;
+esac
 run=$top/build/runs/${VM_RUN:-$kernel-$topo}
 # A KASAN kernel under TCG needs hours for every case (README, check-full).
 timeout_s=${VM_TIMEOUT:-900}
 [ -z "${VM_TIMEOUT:-}" ] && grep -qx CONFIG_KASAN=y "$kdir/.config" 2>/dev/null && timeout_s=7200
-topofile=$top/test/harness/topo/$topo
 die() { echo "vm: $*" >&2; exit 2; }
 
 [ -f "$kdir/bzImage" ] || die "no kernel $kdir/bzImage: make kernels"
-[ -f "$topofile" ] || die "no topology '$topo' (have: $(ls "$top/test/harness/topo" | tr '\n' ' '))"
+[ -f "$topofile" ] || die "no topology '$topofile' (have: $(ls "$top/test/harness/topo" | tr '\n' ' '))"
 command -v qemu-system-x86_64 >/dev/null || die "qemu-system-x86_64 missing: apt-get install qemu-system-x86"
 # shellcheck source=/dev/null
 . "$topofile"
+# shellcheck source=../lib/cpulist.sh
+. "$top/test/lib/cpulist.sh"
 
 # KVM only when a KVM guest really runs: /dev/kvm can exist and still hang.
 accel=tcg
@@ -38,18 +45,16 @@ if [ ! -f "$probe" ]; then
 	fi
 	echo "$res" > "$probe"
 fi
-[ "$(cat "$probe")" = yes ] && accel=kvm
+[ "$(cat "$probe")" = yes ] && [ "${VM_ACCEL:-}" != tcg ] && accel=kvm
 # VM_METER=on|KIB:WAYS[:LINE]: load the remote-access meter (qemu-plugin/,
-# TCG only), counting into $run/out/meter.txt between the guest's markers;
-# the guest may write $SNI_OUT/meter-objects (object ranges, see
-# fio-jobs/run.sh FIO_METER_OBJECTS) for the meter to attribute accesses.
-meter=""
+# TCG only; KIB:WAYS[:LINE]: its LLC model), counting into
+# $run/out/meter.txt between the guest's markers; the guest may write
+# $SNI_OUT/meter-objects (object ranges, see fio-jobs/run.sh
+# FIO_METER_OBJECTS) for the meter to attribute accesses.  Its -plugin
+# value is built with the nodes below (arguments: snimeter.c).
 if [ -n "${VM_METER:-}" ]; then
 	accel=tcg
 	make -s -C "$top/qemu-plugin" >/dev/null || die "cannot build the meter (qemu-plugin/)"
-	llc=${VM_METER#on}
-	meter=$("$top/qemu-plugin/plugin-arg.sh" "$topofile" "$run/out/meter.txt" "$llc" \
-		"$run/out/meter-objects")
 fi
 
 # VM_ICOUNT=<QEMU -icount argument>, e.g. shift=3 (0 or empty: off): the
@@ -68,24 +73,24 @@ rm -rf "$run"
 mkdir -p "$run/out" "$run/disks"
 args=(-accel "$accel" -machine "${TOPO_MACHINE:-pc}" -nographic -no-reboot -nodefaults
       -serial "file:$run/console.log")
-# cpulist_count "0-1,4" -> 3
-cpulist_count() {
-	local n=0 r
-	for r in ${1//,/ }; do n=$((n + ${r#*-} - ${r%-*} + 1)); done
-	echo "$n"
-}
 # QEMU takes one cpus= per range.
 cpus_opts() { local r o=""; for r in ${1//,/ }; do o+=",cpus=$r"; done; echo "$o"; }
 ncpu=0 maxcpu=0 mem=0 legacy_mem=""
 for ((n = 0; n < TOPO_NODES; n++)); do
 	[ "${TOPO_NODE_MEM_MB[n]}" = 0 ] && legacy_mem=1
 done
+# The meter's node map: nodemb= in -numa order, layout= as below (memdev:
+# the memory-backend-ram objects first, in node order, as snimeter.c's
+# address map requires), cpus= present and absent CPUs.
+meter_mb="" meter_cpus=""
 for ((n = 0; n < TOPO_NODES; n++)); do
 	mb=${TOPO_NODE_MEM_MB[n]} cpus=${TOPO_NODE_CPUS[n]} absent=${TOPO_NODE_ABSENT_CPUS[n]:-}
 	mem=$((mem + mb))
 	ncpu=$((ncpu + $(cpulist_count "$cpus")))
 	maxcpu=$((maxcpu + $(cpulist_count "$cpus") + $(cpulist_count "$absent")))
 	all=$cpus${absent:+${cpus:+,}$absent}
+	meter_mb+="${meter_mb:+;}$mb"
+	for r in ${all//,/ }; do meter_cpus+="${meter_cpus:+;}$r:$n"; done
 	if [ -n "$legacy_mem" ]; then
 		# A node without memory exists only in the deprecated mem= form
 		# (machine types <= 5.0), which cannot be mixed with memdev=.
@@ -102,7 +107,14 @@ done
 # One socket per CPU: a socket never spans nodes (topology_sane()).
 args+=(-m "${mem}M" -smp "$ncpu,maxcpus=$maxcpu,sockets=$maxcpu,cores=1,threads=1")
 args+=("${TOPO_QEMU_ARGS[@]}")
-[ -n "$meter" ] && args+=(-plugin "$meter")
+if [ -n "${VM_METER:-}" ]; then
+	meter="$top/build/qemu-plugin/libsnimeter.so,nodemb=$meter_mb,layout=${legacy_mem:+legacy}"
+	[ -n "$legacy_mem" ] || meter+=memdev
+	meter+=",out=$run/out/meter.txt${meter_cpus:+,cpus=$meter_cpus}"
+	llc=${VM_METER#on}
+	meter+="${llc:+,llc=$llc},objects=$run/out/meter-objects"
+	args+=(-plugin "$meter")
+fi
 [ -n "$icount" ] && args+=(-icount "$icount")
 
 # Root and result shares.
@@ -115,13 +127,14 @@ args+=(-fsdev "local,id=fsroot,path=/,security_model=none,readonly=on,multidevs=
 
 # The HBAs of TOPO_HBAS (driver names), each with one disk, all behind one
 # expander bridge on TOPO_DEV_NODE (on a one-node machine: the root bus).
+# No HBAs (qemu-plugin/kat/topo): no bridge.
 bus=""
-if [ "$TOPO_NODES" -gt 1 ]; then
+if [ "$TOPO_NODES" -gt 1 ] && [ -n "${TOPO_HBAS:-}" ]; then
 	args+=(-device "pxb,id=pxb0,bus_nr=64,numa_node=$TOPO_DEV_NODE")
 	bus=",bus=pxb0"
 fi
 i=0
-for drv in $TOPO_HBAS; do
+for drv in ${TOPO_HBAS:-}; do
 	truncate -s 256M "$run/disks/d$i.img"
 	args+=(-drive "if=none,id=d$i,format=raw,cache=unsafe,file=$run/disks/d$i.img")
 	case $drv in
@@ -142,8 +155,10 @@ cmdline+=" rootflags=trans=virtio,version=9p2000.L,msize=262144,cache=loose ro"
 expect=${VM_EXPECT:-}
 [ -n "$expect" ] || case $kernel in vanilla*) expect=vanilla ;; *) expect=numa ;; esac
 case $expect in numa|vanilla) ;; *) die "VM_EXPECT=$expect: numa or vanilla" ;; esac
-case $top in *[[:space:]]*) die "the repository path '$top' contains spaces: the kernel command line cannot carry it" ;; esac
+case $top$topofile in *[[:space:]]*) die "the path '$top' or '$topofile' contains spaces: the kernel command line cannot carry it" ;; esac
 cmdline+=" init=$top/test/harness/guest-init sni.top=$top sni.kernel=$kernel sni.topo=$topo sni.expect=$expect"
+# A topology outside test/harness/topo/: its file, for the guest.
+[ "$topofile" = "$top/test/harness/topo/$topo" ] || cmdline+=" sni.topofile=$topofile"
 [ -n "$cases" ] && cmdline+=" sni.cases=$cases"
 # The guest's own budget: its cases stop (and say which) before the host's
 # timeout kills the VM.

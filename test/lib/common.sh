@@ -11,6 +11,8 @@ SNI_TOPO_FILE=${SNI_TOPO_FILE:-$SNI_TOP/test/harness/topo/$SNI_TOPO}
 
 # shellcheck source=kmsg.sh
 . "$SNI_TOP/test/lib/kmsg.sh"
+# shellcheck source=cpulist.sh
+. "$SNI_TOP/test/lib/cpulist.sh"
 
 fail() { echo "FAIL: $*"; exit 1; }
 skip() { echo "SKIP: $*"; exit 4; }
@@ -200,20 +202,12 @@ sdebug_hosts() { hosts_named scsi_debug | sort -n; }
 # Kernel log lines after line $1.
 dmesg_since() { dmesg | tail -n +"$(($1 + 1))"; }
 
-# in_cpulist CPU LIST: is CPU in the list ("0-1,4")?
-in_cpulist() {
-	local r
-	for r in ${2//,/ }; do
-		[ "$1" -ge "${r%-*}" ] && [ "$1" -le "${r#*-}" ] && return 0
-	done
-	return 1
-}
 # Node of CPU $1, present or absent, from the topology.
 cpu_node_of() {
 	local n
 	for ((n = 0; n < TOPO_NODES; n++)); do
-		if in_cpulist "$1" "${TOPO_NODE_CPUS[n]}" ||
-		   in_cpulist "$1" "${TOPO_NODE_ABSENT_CPUS[n]:-}"; then
+		if cpulist_has "$1" "${TOPO_NODE_CPUS[n]}" ||
+		   cpulist_has "$1" "${TOPO_NODE_ABSENT_CPUS[n]:-}"; then
 			echo "$n"; return
 		fi
 	done
