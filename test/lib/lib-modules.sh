@@ -1,0 +1,24 @@
+# shellcheck shell=bash
+# lib_modules KMODS [BUILD]: give a guest (whose root is the host's /,
+# read-only over 9p) the running kernel's modules in /lib/modules/$(uname -r),
+# as a machine booted with that kernel has them: /usr/lib becomes a tmpfs of
+# links to the real one, plus modules/$(uname -r) with links to the entries
+# of KMODS (build/kernels/<kernel>/lib/modules/<version>) and, when BUILD is
+# given, a build link to it (the kernel's headers).  Used by guest-init's
+# host-check mode and blktests/guest-run.  Returns non-zero on failure.
+lib_modules() {
+	local kmods=$1 build=${2:-} kv e
+	kv=$(uname -r)
+	[ -d "$kmods" ] || { echo "lib_modules: no modules in $kmods" >&2; return 1; }
+	mkdir -p /dev/guest-usrlib /dev/guest-lib || return 1
+	mount --bind /usr/lib /dev/guest-usrlib && mount -t tmpfs tmpfs /dev/guest-lib || return 1
+	for e in /dev/guest-usrlib/* /dev/guest-usrlib/.[!.]*; do
+		[ ! -e "$e" ] || [ "${e##*/}" = modules ] || ln -s "$e" "/dev/guest-lib/${e##*/}" || return 1
+	done
+	mkdir -p "/dev/guest-lib/modules/$kv" || return 1
+	for e in "$kmods"/*; do
+		[ "${e##*/}" = build ] || ln -s "$e" "/dev/guest-lib/modules/$kv/" || return 1
+	done
+	[ -z "$build" ] || ln -s "$build" "/dev/guest-lib/modules/$kv/build" || return 1
+	mount --bind /dev/guest-lib /usr/lib
+}
