@@ -2,8 +2,7 @@
 # lib_modules KMODS [BUILD]: give a guest (whose root is the host's /,
 # read-only over 9p) the running kernel's modules in /lib/modules/$(uname -r),
 # as a machine booted with that kernel has them: /usr/lib becomes a tmpfs of
-# links to the real one, plus modules/$(uname -r) with links to the entries
-# of KMODS (build/kernels/<kernel>/lib/modules/<version>) and, when BUILD is
+# links to the real one, plus modules/$(uname -r) with the entries of KMODS (build/kernels/<kernel>/lib/modules/<version>) and, when BUILD is
 # given, a build link to it (the kernel's headers).  Used by guest-init's
 # host-check mode and blktests/guest-run.  Returns non-zero on failure.
 lib_modules() {
@@ -16,9 +15,20 @@ lib_modules() {
 		[ ! -e "$e" ] || [ "${e##*/}" = modules ] || ln -s "$e" "/dev/guest-lib/${e##*/}" || return 1
 	done
 	mkdir -p "/dev/guest-lib/modules/$kv" || return 1
+	# Directories are bind mounts, not links: tools that walk the tree
+	# (blktests' _module_file_exists: find /lib/modules/$(uname -r)/kernel)
+	# do not follow a link they start from.
 	for e in "$kmods"/*; do
-		[ "${e##*/}" = build ] || ln -s "$e" "/dev/guest-lib/modules/$kv/" || return 1
+		case ${e##*/} in
+		build) ;;
+		*)	if [ -d "$e" ] && [ ! -L "$e" ]; then
+				mkdir "/dev/guest-lib/modules/$kv/${e##*/}" &&
+				mount --bind "$e" "/dev/guest-lib/modules/$kv/${e##*/}" || return 1
+			else
+				ln -s "$e" "/dev/guest-lib/modules/$kv/" || return 1
+			fi ;;
+		esac
 	done
 	[ -z "$build" ] || ln -s "$build" "/dev/guest-lib/modules/$kv/build" || return 1
-	mount --bind /dev/guest-lib /usr/lib
+	mount --rbind /dev/guest-lib /usr/lib
 }
