@@ -3,8 +3,9 @@
 # boots: shellcheck over every shell script of the harness, the cases and
 # fio-jobs (following sourced files); pyflakes over the Python; the
 # placement checker's unit tests on recorded reports; fio-jobs' unit tests
-# (stats.py, the reports); the kernel-log judge against lines it must fail on; every topology file sourced and checked for the fields vm.sh
-# and the cases need.  Exit 1 on any finding.
+# (stats.py, the reports); the kernel-log judge against lines it must fail on;
+# the case runner on fake cases (test/meta/); every topology file sourced and
+# checked for the fields vm.sh and the cases need.  Exit 1 on any finding.
 set -u
 top=$(cd "$(dirname "$0")/../.." && pwd)
 cd "$top" || exit 1
@@ -16,7 +17,7 @@ step() {
 	"$@" || { echo "lint: FAILED: $*"; rc=1; nfailed=$((nfailed + 1)); }
 }
 
-shell=(test/run-cases test/cases/* test/lib/*.sh test/harness/*.sh
+shell=(test/run-cases test/cases/* test/lib/*.sh test/meta/*.sh test/meta/cases/* test/harness/*.sh
        test/harness/guest-init test/harness/guest-compare fio-jobs/run.sh .ci/run
        qemu-plugin/*.sh qemu-plugin/kat/run.sh qemu-plugin/kat/guest-init
        blktests/run.sh blktests/guest-run)
@@ -41,6 +42,7 @@ fi
 step "placement.py unit tests" python3 test/lib/test_placement.py
 step "fio-jobs unit tests (report.py --selftest: stats.py, reports)" python3 fio-jobs/report.py --selftest
 step "kernel-log judge test" test/lib/test_kmsg.sh
+step "case runner meta test" test/meta/test_run_cases.sh
 topo_ok() {
 	local f
 	for f in test/harness/topo/*; do
