@@ -4,9 +4,9 @@
 # fio-jobs (following sourced files); pyflakes over the Python; the
 # placement checker's unit tests on recorded reports; fio-jobs' unit tests
 # (stats.py, the reports); the kernel-log judge against lines it must fail on;
-# cover-letter.sh on recorded inputs; the cpulist parser; every topology
-# file sourced and checked for the fields vm.sh
-# and the cases need.  Exit 1 on any finding.
+# cover-letter.sh on recorded inputs; the cpulist parser; the case runner
+# on fake cases (test/meta/); every topology file sourced and checked for
+# the fields vm.sh and the cases need.  Exit 1 on any finding.
 set -u
 top=$(cd "$(dirname "$0")/../.." && pwd)
 cd "$top" || exit 1
@@ -18,7 +18,7 @@ step() {
 	"$@" || { echo "lint: FAILED: $*"; rc=1; nfailed=$((nfailed + 1)); }
 }
 
-shell=(test/run-cases test/cases/* test/lib/*.sh test/harness/*.sh
+shell=(test/run-cases test/cases/* test/lib/*.sh test/meta/*.sh test/meta/cases/* test/harness/*.sh
        test/harness/guest-init test/harness/guest-compare fio-jobs/run.sh .ci/run
        qemu-plugin/*.sh qemu-plugin/kat/run.sh qemu-plugin/kat/guest-run
        blktests/run.sh blktests/guest-run)
@@ -45,6 +45,7 @@ step "fio-jobs unit tests (report.py --selftest: stats.py, reports)" python3 fio
 step "kernel-log judge test" test/lib/test_kmsg.sh
 step "cover letter test (recorded inputs)" test/harness/test_cover_letter.sh
 step "cpulist parser test" test/lib/test_cpulist.sh
+step "case runner meta test" test/meta/test_run_cases.sh
 topo_ok() {
 	local f
 	for f in test/harness/topo/*; do

@@ -128,6 +128,45 @@ cpu_off_node() {
 	echo "${best:-0}"
 }
 
+# load_hbas: the topology's HBA drivers (TOPO_HBAS, one disk each) loaded
+# from a CPU off the devices' node (and off the host's node where the
+# machine has one), then every disk's block device waited for.  run-cases'
+# setup, and case 10 when the disks are no longer the ones probe created.
+load_hbas() {
+	local m cpu want n
+	cpu=$(cpu_off_node "$TOPO_DEV_NODE" "$TOPO_HOST_NODE")
+	for m in $TOPO_HBAS; do
+		taskset -c "$cpu" modprobe "$m" || { echo "modprobe $m failed"; return 1; }
+	done
+	[ -n "$TOPO_HBAS" ] && echo "HBA drivers loaded from CPU $cpu"
+	want=$(echo "$TOPO_HBAS" | wc -w)
+	for _ in $(seq 120); do
+		n=$(all_disks | while read -r d; do [ -n "$(blockdev_of "$d")" ] && echo "$d"; done | wc -l)
+		[ "$n" -ge "$want" ] && return 0
+		sleep 0.5
+	done
+	echo "only $n SCSI disks with a block device after 60s, want $want:"
+	all_disks
+	return 1
+}
+
+# slub_alloc_traces OUT SITE-REGEX [CACHE-GLOB]: from SLUB's allocation
+# tracking (slub_debug=U), the records of the live objects allocated at the
+# call sites matching SITE-REGEX, "CACHE COUNT SITE+off/len age=.. pid=..
+# cpus=.. nodes=.." (the indented stack lines are left out), into OUT; the
+# caches matching CACHE-GLOB only (default: all; a read walks the cache's
+# objects: case 12 reads them all in 16-37 s under TCG).  Returns 1 when
+# the kernel has no tracking (the topology does not boot with slub_debug=U).
+slub_alloc_traces() {
+	local d=/sys/kernel/debug/slab f cache
+	ls "$d"/kmalloc-*/alloc_traces >/dev/null 2>&1 || return 1
+	: > "$1"
+	for f in "$d"/${3:-*}/alloc_traces; do
+		cache=${f%/alloc_traces}; cache=${cache##*/}
+		awk -v c="$cache" -v re="^($2)" '$1 ~ /^[0-9]+$/ && $2 ~ re { print c, $0 }' "$f" >> "$1"
+	done
+}
+
 # rescan_host H CPU: delete every device of host H, then rescan the host,
 # both through sysfs from CPU (the scan runs in the writer's context).
 # Waits until the same devices, each with its disk, are back.

@@ -4,6 +4,11 @@
 # The log is cut into slices at markers written to /dev/kmsg (blktests'
 # way): every line belongs to exactly one slice, so nothing the kernel says
 # goes unjudged, and the markers show in the console log too.
+#
+# KMSG_FILE: a plain file that stands for the kernel log (the runner's meta
+# test, test/meta/, on the host: its log is not the test's to write or
+# judge); markers are appended to it and slices cut from it.  Unset: markers
+# go to /dev/kmsg, slices come from dmesg.
 
 # What fails a slice: the patterns blktests and the kernel's own test tools
 # look for, plus the debug kernel's reporters (KASAN, UBSAN, kmemleak,
@@ -17,8 +22,13 @@ KMSG_LAST=""
 kmsg_mark() {
 	KMSG_SEQ=$((KMSG_SEQ + 1))
 	KMSG_LAST="sni-mark $$-$KMSG_SEQ:"
-	echo "$KMSG_LAST $*" > /dev/kmsg
+	if [ -n "${KMSG_FILE:-}" ]; then
+		echo "$KMSG_LAST $*" >> "$KMSG_FILE"
+	else
+		echo "$KMSG_LAST $*" > /dev/kmsg
+	fi
 }
+kmsg_read() { if [ -n "${KMSG_FILE:-}" ]; then cat "$KMSG_FILE"; else dmesg; fi; }
 
 # kmsg_slice_to FILE: the lines since the last marker (since boot before the
 # first one) into FILE; ends the slice with a marker of its own.
@@ -26,9 +36,9 @@ kmsg_slice_to() {
 	local prev=$KMSG_LAST
 	kmsg_mark "slice end"
 	if [ -z "$prev" ]; then
-		dmesg | sed -n "/$KMSG_LAST/q;p" > "$1"
+		kmsg_read | sed -n "/$KMSG_LAST/q;p" > "$1"
 	else
-		dmesg | sed -n "/$prev/,/$KMSG_LAST/p" | sed '1d;$d' > "$1"
+		kmsg_read | sed -n "/$prev/,/$KMSG_LAST/p" | sed '1d;$d' > "$1"
 	fi
 }
 

@@ -1,0 +1,61 @@
+#!/bin/bash
+# test_run_cases.sh (make lint): the case runner's own test, as blktests'
+# tests/meta: test/run-cases runs the fake cases of test/meta/cases (pass,
+# fail, skip with a reason, past its "# timeout:", a kernel-log warning in
+# an otherwise passing case, a passing case after it, a file that is not
+# executable) and must print exactly the TAP and exit status of
+# test/meta/*.out: all.out (every case), selected.out (-p '01*,03*': exit
+# 0), setup-bail-out.out (a setup whose modprobe fails: Bail out!).
+#
+# On the host, harmlessly: no SNI_EXPECT (run-cases' real-machine mode:
+# kmemleak left alone), a topology without HBAs (topo: setup loads
+# nothing), a fake modprobe for the bail-out, and the kernel log replaced
+# by a file (KMSG_FILE, test/lib/kmsg.sh) that starts with a BUG line from
+# "before the run", which the runner must not judge.  What differs between
+# machines and runs is replaced before the comparison: the kernel release,
+# the kernel's word on the series, durations, temporary paths.
+# Exit 1 with the differences.
+set -u
+here=$(cd "$(dirname "$0")" && pwd)
+top=$(cd "$here/../.." && pwd)
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+mkdir "$tmp/bin"
+printf '#!/bin/sh\necho "modprobe: FATAL: Module $1 not found (fake modprobe of the meta test)" >&2\nexit 1\n' \
+	> "$tmp/bin/modprobe"
+chmod +x "$tmp/bin/modprobe"
+sed 's/^TOPO_HBAS=.*/TOPO_HBAS="meta_hba"/' "$here/topo" > "$tmp/topo-hba"
+bad=0
+
+# meta NAME TOPOLOGY-FILE [run-cases args..]: run, normalise, compare with NAME.out.
+meta() {
+	local name=$1 topo=$2 out=$tmp/$1 rc
+	shift 2
+	mkdir "$out"
+	echo "[    1.000000] BUG: a problem before this run, not its to judge" > "$out/kmsg"
+	env -u SNI_EXPECT -u SNI_BUDGET -u SNI_TSCALE -u CASE_TIMEOUT -u SNI_INSPECTOR \
+		PATH="$tmp/bin:$PATH" KMSG_FILE="$out/kmsg" SNI_TOP="$top" SNI_KERNEL=meta \
+		SNI_TOPO=meta SNI_TOPO_FILE="$topo" SNI_OUT="$out/out" \
+		"$top/test/run-cases" -d "$here/cases" "$@" > "$out/tap" 2> "$out/err"
+	rc=$?
+	{
+		sed -e 's/^\(# kernel meta \)[^ ]*\(, topology\)/\1UNAME\2/' \
+		    -e 's/judged as [a-z]* by\(.*\)scsi_host_alloc_node [a-z]* in/judged as HAVE by\1scsi_host_alloc_node PRESENCE in/' \
+		    -e 's/^# duration: [0-9]*s$/# duration: Ns/' \
+		    -e "s|$out/out|OUT|g" -e "s|$tmp|TMP|g" -e "s|$top|TOP|g" -e 's/ *$//' "$out/tap"
+		echo "exit $rc"
+	} > "$out/tap.normal"
+	if ! diff -u "$here/$name.out" "$out/tap.normal"; then
+		echo "FAIL: run-cases $*: TAP or exit status differ from test/meta/$name.out (above)"
+		bad=$((bad + 1))
+	elif [ -s "$out/err" ]; then
+		echo "FAIL: run-cases $*: wrote to stderr:"; cat "$out/err"
+		bad=$((bad + 1))
+	fi
+}
+meta all "$here/topo"
+meta selected "$here/topo" -p '01*,03*'
+meta setup-bail-out "$tmp/topo-hba"
+
+echo "test_run_cases: 3 runs of test/run-cases on test/meta/cases: $([ $bad = 0 ] && echo passed || echo "$bad FAILED")"
+[ $bad = 0 ]
