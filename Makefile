@@ -1,4 +1,4 @@
-# SCSI NUMA placement: kernel series, placement inspector and test harness.
+# scsi_numa: kernel series, placement inspector and test harness.
 # See README.  Everything generated goes under build/.
 #
 #   make check              lint, deps, both kernels, the runs of CHECK_RUNS, summary
@@ -13,7 +13,7 @@
 #   make tree / make export the kernel git tree <-> patches/; make export
 #                           POSTER="Name <addr>" [BASE_COMMIT=<id>] also writes
 #                           the postable series under build/postings/
-#   make check-base         the postings on upstream 7.3.4 without Debian's
+#   make check-upstream         the postings on upstream 7.3.4 without Debian's
 #                           patches (Debian's orig tarball): git am + build
 #   make inspector KDIR=... the inspector alone, against any kernel build dir
 #   make blktests BLKTESTS=/path/to/blktests [K=patched] [TOPO=two-node]
@@ -28,9 +28,9 @@ K ?= patched
 TOPO ?= two-node
 CASES ?=
 
-# The runs of make check: KERNEL=EXPECT:TOPOLOGY[:CASE-GLOBS[:LABEL]].  EXPECT is
-# the host's word on what the kernel must be (numa: the series; a
-# "patched" kernel without it fails its run).  CASE-GLOBS picks cases
+# The runs of make check: KERNEL:TOPOLOGY[:CASE-GLOBS[:LABEL]].  What the
+# kernel must be follows from its name (test/lib/expect.sh: vanilla, else
+# patched; a patched kernel without the series fails its run).  CASE-GLOBS picks cases
 # (default all); a LABEL tells two runs of one kernel and topology apart.
 # The patched kernel runs every case in two-node (in two guests, so that
 # two run side by side) but 05, the kmemleak control, which needs the
@@ -42,27 +42,24 @@ CASES ?=
 # (guest-init), judged by test/harness/host-check-judge.sh; 3.2 min, 4.2-4.9
 # with the inspector built in the guest (when build/linux/.obj is patched's).
 CHECK_RUNS ?= \
-	patched=numa:two-node:01*,2*,40*:faults \
-	patched=numa:two-node:01*,02*,03*,1*,3*:placement \
-	patched=numa:two-node:host-check:host \
-	vanilla=vanilla:two-node:01*,1*,21* \
-	patched=numa:cpuless:01*,1*,21* \
-	vanilla=vanilla:cpuless:01*,1* \
-	patched=numa:memless:01*,10*,20*,30* \
-	patched=numa:hotplug:01*,10*,31* \
-	vanilla=vanilla:hotplug:01*,10* \
-	patched=numa:one-node:01*,10*,30* \
-	patched=numa:four-node:01*,10*,21* \
-	vanilla=vanilla:four-node:01*,10*
+	patched:two-node:01*,2*,40*:faults \
+	patched:two-node:01*,02*,03*,1*,3*:placement \
+	patched:two-node:host-check:host \
+	vanilla:two-node:01*,1*,21* \
+	patched:cpuless:01*,1*,21* \
+	vanilla:cpuless:01*,1* \
+	patched:memless:01*,10*,20*,30* \
+	patched:hotplug:01*,10*,31* \
+	vanilla:hotplug:01*,10* \
+	patched:one-node:01*,10*,30* \
+	patched:four-node:01*,10*,21* \
+	vanilla:four-node:01*,10*
 TOPOS := two-node cpuless hotplug memless one-node four-node
 # make check-full: both kernels and the debug kernel, every case, every
 # topology, the long churn.
-FULL_RUNS ?= $(foreach t,$(TOPOS),vanilla=vanilla:$(t) patched=numa:$(t) debug=numa:$(t))
+FULL_RUNS ?= $(foreach t,$(TOPOS),vanilla:$(t) patched:$(t) debug:$(t))
 
-# What a kernel named K must be, for make vm.
-expect = $(if $(filter vanilla,$(1)),vanilla,numa)
-
-.PHONY: all check check-full lint lint-series check-base deps tree export kernels kernels-debug vm compare inspector host-check clean distclean
+.PHONY: all check check-full lint lint-series check-upstream deps tree export kernels kernels-debug vm compare inspector host-check clean distclean
 .NOTPARALLEL:
 
 all: kernels
@@ -83,18 +80,18 @@ export:
 	@$(H)/export.sh
 
 # Not part of make check: about 15 min on 2 cores (README).
-check-base:
-	@$(H)/check-base.sh
+check-upstream:
+	@$(H)/check-upstream.sh
 
 kernels: tree
-	@$(H)/kbuild.sh vanilla base
-	@$(H)/kbuild.sh patched series
+	@$(H)/kbuild.sh vanilla vanilla
+	@$(H)/kbuild.sh patched patched
 
 kernels-debug: tree
-	@$(H)/kbuild.sh debug series debug
+	@$(H)/kbuild.sh debug patched debug
 
 vm:
-	@VM_EXPECT=$(call expect,$(K)) $(H)/vm.sh $(K) $(TOPO) '$(CASES)'
+	@$(H)/vm.sh $(K) $(TOPO) '$(CASES)'
 
 check: deps lint kernels
 	@$(H)/check.sh $(foreach r,$(CHECK_RUNS),'$(r)')

@@ -50,5 +50,5 @@ if command -v shellcheck >/dev/null; then
 fi
 
 VM_RUN=${VM_RUN:-blktests-$kernel-$topo} \
-VM_CMDLINE="sni.mode=run sni.run=blktests/guest-run sni.blktests=$bt sni.btests=$(IFS=,; echo "${tests[*]}")" \
+VM_CMDLINE="scsi_numa.mode=run scsi_numa.run=blktests/guest-run scsi_numa.blktests=$bt scsi_numa.btests=$(IFS=,; echo "${tests[*]}")" \
 	"$top/test/harness/vm.sh" "$kernel" "$topo"

@@ -1,7 +1,7 @@
 """Remote memory accesses per I/O, for report.py.
 
 Two sources, per fio run (one manifest line of run.sh):
-  * the snimeter QEMU plugin (qemu-plugin/): run.sh opened one meter window
+  * the scsi_numa_meter QEMU plugin (qemu-plugin/): run.sh opened one meter window
     around the fio run (manifest column "window"); the plugin's counts of
     that window are in meter-r<rep>.txt in the label's directory (copied
     there by test/harness/compare.sh from the guest's out/meter.txt);
@@ -68,7 +68,7 @@ def parse_meter(path):
     """{window number: {"lines": [(cpu, mem, mode, reads, writes, misses, remote_misses)],
     "vcpus": [(vcpu, cpu, mem, mode, reads, ...)], "objects": {kind: (acc, miss)},
     "vcpu_objects": [(vcpu, kind, acc, miss)],
-    "summary": {field: int}}} of a snimeter output file; windows "total"/"open"
+    "summary": {field: int}}} of a scsi_numa_meter output file; windows "total"/"open"
     are left out.  Raises ValueError on a malformed record."""
     wins = {}
     end = None
@@ -409,7 +409,7 @@ def fmt_meter_table(rows, baseline, llc=None):
             "IOPS 95% CI: mean ± t(0.975, n-1) * stddev / sqrt(n)."]
     if any(k in ("remote_acc_k", "remote_miss_k") for k in keys):
         out += [
-            "Meter: QEMU TCG plugin snimeter%s." %
+            "Meter: QEMU TCG plugin scsi_numa_meter%s." %
             (", LLC model %s (KiB:ways:line) per node" % llc if llc else ""),
             "A remote access is a guest access by a vCPU of node a to RAM of node b != a;",
             "kernel mode = instruction address in the kernel half.  A window (fio's",

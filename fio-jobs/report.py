@@ -15,7 +15,7 @@ against the baseline label and whether that change is significant by a
 two-sided Welch t-test at the 95% level.  Runs of several targets (run.sh
 FIO_TARGET, manifest column "target") are grouped by target first.
 
-When the runs carry meter windows (snimeter QEMU plugin) or perf counts
+When the runs carry meter windows (scsi_numa_meter QEMU plugin) or perf counts
 (bare metal), a second table gives per group the IOPS 95% confidence
 interval and the remote memory accesses / remote LLC misses per I/O with
 their ratio to the baseline (meter_report.py): appended to --text, in

@@ -53,7 +53,7 @@
 #   FIO_DEV_NODE   the device's NUMA node, when sysfs gives none (scsi_debug,
 #                  NVMe multipath)   [the nearest numa_node file above the
 #                  device in sysfs; "-" when there is none]
-#   FIO_METER      marker command (qemu-plugin's snimeter-mark): each fio run
+#   FIO_METER      marker command (qemu-plugin's scsi_numa_meter_mark): each fio run
 #                  is one meter window, opened by fio's exec_prerun (after
 #                  fio's set-up, right before the I/O and the ramp) with
 #                  "$FIO_METER start", closed by exec_postrun ("stop") [none]

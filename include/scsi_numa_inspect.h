@@ -5,7 +5,7 @@
  * Reading /sys/kernel/debug/scsi_numa_inspect yields text, one record per
  * line, fields separated by single spaces:
  *
- *   # scsi-numa-inspect <version>
+ *   # scsi_numa_inspect <version>
  *   host <hostno> <proc_name> <dev> <dev_node> <shost_node> <set_node>
  *   obj <hostno> <kind> <id> <node> <mem>
  *
@@ -16,7 +16,7 @@
  *        <shost_node> dev_to_node() of the host's own struct device
  *        <set_node>   the node the host's blk-mq tag set was given
  * obj:   one per inspected object of that host.
- *        <kind>       one of SNI_KINDS below
+ *        <kind>       one of SCSI_NUMA_KINDS below
  *        <id>         which instance: "host", "<ch>:<id>" for a target,
  *                     "<ch>:<id>:<lun>" for a device, with a suffix
  *                     "/hctx<n>" (hardware queue n of the device's queue),
@@ -35,16 +35,16 @@
  * Node numbers are decimal; -1 is NUMA_NO_NODE and is never rewritten.
  * Parsers must ignore unknown record types and trailing fields, so that
  * fields can be added without a version bump; a change of meaning bumps
- * SNI_FORMAT_VERSION.
+ * SCSI_NUMA_FORMAT_VERSION.
  */
 #ifndef SCSI_NUMA_INSPECT_H
 #define SCSI_NUMA_INSPECT_H
 
-#define SNI_FORMAT_VERSION	1
-#define SNI_DEBUGFS_NAME	"scsi_numa_inspect"
+#define SCSI_NUMA_FORMAT_VERSION	1
+#define SCSI_NUMA_DEBUGFS_NAME	"scsi_numa_inspect"
 
 /* X(kind, description) */
-#define SNI_KINDS(X)							\
+#define SCSI_NUMA_KINDS(X)							\
 	X(shost,	"struct Scsi_Host")				\
 	X(hostdata,	"the LLD's hostdata (tail of the Scsi_Host)")	\
 	X(shost_data,	"transport class per-host data")		\

@@ -44,27 +44,27 @@ static bool addresses;
 module_param(addresses, bool, 0644);
 MODULE_PARM_DESC(addresses, "append each object's kernel address and size to its record (default off)");
 
-static struct dentry *sni_file;
+static struct dentry *scsi_numa_file;
 
-#define SNI_ENUM(kind, desc) SNI_##kind,
-#define SNI_NAME(kind, desc) [SNI_##kind] = #kind,
-enum sni_kind { SNI_KINDS(SNI_ENUM) };
-static const char * const sni_kind_name[] = { SNI_KINDS(SNI_NAME) };
+#define SCSI_NUMA_ENUM(kind, desc) SCSI_NUMA_##kind,
+#define SCSI_NUMA_NAME(kind, desc) [SCSI_NUMA_##kind] = #kind,
+enum scsi_numa_kind { SCSI_NUMA_KINDS(SCSI_NUMA_ENUM) };
+static const char * const scsi_numa_kind_name[] = { SCSI_NUMA_KINDS(SCSI_NUMA_NAME) };
 
 /*
  * The trailing fields of an obj record with addresses=1: " <address> <size>".
  * @size 0: the whole slab allocation that starts at @p (ksize(), which does
  * not unpoison anything under KASAN since 6.x), or unknown (0) elsewhere.
  */
-static void sni_addr(struct seq_file *m, const void *p, size_t size, bool slab)
+static void scsi_numa_addr(struct seq_file *m, const void *p, size_t size, bool slab)
 {
 	if (addresses)
 		seq_printf(m, " %px %zu", p, size || !slab ? size : ksize(p));
 	seq_putc(m, '\n');
 }
 
-static void sni_obj(struct seq_file *m, struct Scsi_Host *shost,
-		    enum sni_kind kind, const char *id, const void *p, size_t size)
+static void scsi_numa_obj(struct seq_file *m, struct Scsi_Host *shost,
+		    enum scsi_numa_kind kind, const char *id, const void *p, size_t size)
 {
 	struct page *page;
 	const char *mem;
@@ -82,9 +82,9 @@ static void sni_obj(struct seq_file *m, struct Scsi_Host *shost,
 	}
 	if (!page)
 		return;
-	seq_printf(m, "obj %u %s %s %d %s", shost->host_no, sni_kind_name[kind], id,
+	seq_printf(m, "obj %u %s %s %d %s", shost->host_no, scsi_numa_kind_name[kind], id,
 		   page_to_nid(page), mem);
-	sni_addr(m, p, size, !is_vmalloc_addr(p));
+	scsi_numa_addr(m, p, size, !is_vmalloc_addr(p));
 }
 
 /*
@@ -92,7 +92,7 @@ static void sni_obj(struct seq_file *m, struct Scsi_Host *shost,
  * shared by all hctxs) for the tag set's, "<H:C:T:L>/hctx<n>/sched" or
  * "<H:C:T:L>/ssched" for an I/O scheduler's.
  */
-static void sni_tags(struct seq_file *m, struct Scsi_Host *shost,
+static void scsi_numa_tags(struct seq_file *m, struct Scsi_Host *shost,
 		     struct blk_mq_tags *tags, const char *name)
 {
 	struct blk_mq_tag_set *set = &shost->tag_set;
@@ -104,7 +104,7 @@ static void sni_tags(struct seq_file *m, struct Scsi_Host *shost,
 
 	if (!tags)
 		return;
-	sni_obj(m, shost, SNI_tags, name, tags, sizeof(*tags));
+	scsi_numa_obj(m, shost, SCSI_NUMA_tags, name, tags, sizeof(*tags));
 	list_for_each_entry(page, &tags->page_list, lru) {
 		char *start = page_address(page), *end = start;
 
@@ -119,8 +119,8 @@ static void sni_tags(struct seq_file *m, struct Scsi_Host *shost,
 		}
 		snprintf(id, sizeof(id), "%s/page%u", name, n++);
 		seq_printf(m, "obj %u %s %s %d slab", shost->host_no,
-			   sni_kind_name[SNI_rq_page], id, page_to_nid(page));
-		sni_addr(m, start, end - start, false);
+			   scsi_numa_kind_name[SCSI_NUMA_rq_page], id, page_to_nid(page));
+		scsi_numa_addr(m, start, end - start, false);
 	}
 	if (!tags->static_rqs)
 		return;
@@ -132,11 +132,11 @@ static void sni_tags(struct seq_file *m, struct Scsi_Host *shost,
 			continue;
 		cmd = blk_mq_rq_to_pdu(rq);
 		snprintf(id, sizeof(id), "%s/tag%u", name, i);
-		sni_obj(m, shost, SNI_sense, id, cmd->sense_buffer, SCSI_SENSE_BUFFERSIZE);
+		scsi_numa_obj(m, shost, SCSI_NUMA_sense, id, cmd->sense_buffer, SCSI_SENSE_BUFFERSIZE);
 	}
 }
 
-static void sni_sdev(struct seq_file *m, struct Scsi_Host *shost,
+static void scsi_numa_sdev(struct seq_file *m, struct Scsi_Host *shost,
 		     struct scsi_device *sdev)
 {
 	struct request_queue *q = sdev->request_queue;
@@ -146,15 +146,15 @@ static void sni_sdev(struct seq_file *m, struct Scsi_Host *shost,
 	char id[48], sub[80];
 
 	snprintf(id, sizeof(id), "%u:%u:%llu", sdev->channel, sdev->id, sdev->lun);
-	sni_obj(m, shost, SNI_sdev, id, sdev, sizeof(*sdev) + shost->transportt->device_size);
-	sni_obj(m, shost, SNI_budget_map, id, sdev->budget_map.map,
+	scsi_numa_obj(m, shost, SCSI_NUMA_sdev, id, sdev, sizeof(*sdev) + shost->transportt->device_size);
+	scsi_numa_obj(m, shost, SCSI_NUMA_budget_map, id, sdev->budget_map.map,
 		sdev->budget_map.map_nr * sizeof(*sdev->budget_map.map));
 	if (!q)
 		return;
-	sni_obj(m, shost, SNI_request_queue, id, q, sizeof(*q));
+	scsi_numa_obj(m, shost, SCSI_NUMA_request_queue, id, q, sizeof(*q));
 	queue_for_each_hw_ctx(q, hctx, i) {
 		snprintf(sub, sizeof(sub), "%s/hctx%lu", id, i);
-		sni_obj(m, shost, SNI_hctx, sub, hctx, sizeof(*hctx));
+		scsi_numa_obj(m, shost, SCSI_NUMA_hctx, sub, hctx, sizeof(*hctx));
 	}
 	/*
 	 * With an I/O scheduler (mq-deadline is the default of a single-queue
@@ -167,11 +167,11 @@ static void sni_sdev(struct seq_file *m, struct Scsi_Host *shost,
 	mutex_lock(&q->elevator_lock);
 	if (q->elevator && (shost->tag_set.flags & BLK_MQ_F_TAG_HCTX_SHARED)) {
 		snprintf(sub, sizeof(sub), "%s/ssched", id);
-		sni_tags(m, shost, q->sched_shared_tags, sub);
+		scsi_numa_tags(m, shost, q->sched_shared_tags, sub);
 	} else if (q->elevator) {
 		queue_for_each_hw_ctx(q, hctx, i) {
 			snprintf(sub, sizeof(sub), "%s/hctx%lu/sched", id, i);
-			sni_tags(m, shost, hctx->sched_tags, sub);
+			scsi_numa_tags(m, shost, hctx->sched_tags, sub);
 		}
 	}
 	mutex_unlock(&q->elevator_lock);
@@ -179,14 +179,14 @@ static void sni_sdev(struct seq_file *m, struct Scsi_Host *shost,
 	device_lock(&sdev->sdev_gendev);
 	drv = sdev->sdev_gendev.driver;
 	if (drv && !strcmp(drv->name, "sd"))
-		sni_obj(m, shost, SNI_scsi_disk, id, dev_get_drvdata(&sdev->sdev_gendev), 0);
+		scsi_numa_obj(m, shost, SCSI_NUMA_scsi_disk, id, dev_get_drvdata(&sdev->sdev_gendev), 0);
 	else if (drv && !strcmp(drv->name, "sr"))
-		sni_obj(m, shost, SNI_scsi_cd, id, dev_get_drvdata(&sdev->sdev_gendev), 0);
-	sni_obj(m, shost, SNI_gendisk, id, q->disk, sizeof(*q->disk));
+		scsi_numa_obj(m, shost, SCSI_NUMA_scsi_cd, id, dev_get_drvdata(&sdev->sdev_gendev), 0);
+	scsi_numa_obj(m, shost, SCSI_NUMA_gendisk, id, q->disk, sizeof(*q->disk));
 	device_unlock(&sdev->sdev_gendev);
 }
 
-static void sni_host(struct seq_file *m, struct Scsi_Host *shost)
+static void scsi_numa_host(struct seq_file *m, struct Scsi_Host *shost)
 {
 	struct blk_mq_tag_set *set = &shost->tag_set;
 	struct device *dma = shost->dma_dev;
@@ -210,12 +210,12 @@ static void sni_host(struct seq_file *m, struct Scsi_Host *shost)
 		   dma ? dev_name(dma) : "-", dma ? dev_to_node(dma) : NUMA_NO_NODE,
 		   dev_to_node(&shost->shost_gendev), set->numa_node);
 
-	sni_obj(m, shost, SNI_shost, "host", shost, sizeof(*shost));
+	scsi_numa_obj(m, shost, SCSI_NUMA_shost, "host", shost, sizeof(*shost));
 	/* hostdata is the tail of the same allocation: only if there is one. */
 	if (ksize(shost) > sizeof(*shost))
-		sni_obj(m, shost, SNI_hostdata, "host", shost->hostdata,
+		scsi_numa_obj(m, shost, SCSI_NUMA_hostdata, "host", shost->hostdata,
 			ksize(shost) - sizeof(*shost));
-	sni_obj(m, shost, SNI_shost_data, "host", shost->shost_data,
+	scsi_numa_obj(m, shost, SCSI_NUMA_shost_data, "host", shost->shost_data,
 		shost->transportt->host_size);
 
 	/*
@@ -226,24 +226,24 @@ static void sni_host(struct seq_file *m, struct Scsi_Host *shost)
 	if (state != SHOST_RUNNING && state != SHOST_RECOVERY)
 		goto out;
 	if (set->shared_tags) {
-		sni_tags(m, shost, set->shared_tags, "host/stags");
+		scsi_numa_tags(m, shost, set->shared_tags, "host/stags");
 	} else if (set->tags) {
 		for (i = 0; i < set->nr_hw_queues; i++) {
 			snprintf(id, sizeof(id), "host/tags%u", i);
-			sni_tags(m, shost, set->tags[i], id);
+			scsi_numa_tags(m, shost, set->tags[i], id);
 		}
 	}
 
 	spin_lock_irqsave(shost->host_lock, flags);
 	list_for_each_entry(starget, &shost->__targets, siblings) {
 		snprintf(id, sizeof(id), "%u:%u", starget->channel, starget->id);
-		sni_obj(m, shost, SNI_starget, id, starget,
+		scsi_numa_obj(m, shost, SCSI_NUMA_starget, id, starget,
 			sizeof(*starget) + shost->transportt->target_size);
 	}
 	spin_unlock_irqrestore(shost->host_lock, flags);
 
 	shost_for_each_device(sdev, shost)
-		sni_sdev(m, shost, sdev);
+		scsi_numa_sdev(m, shost, sdev);
 out:
 	mutex_unlock(&shost->scan_mutex);
 	module_put(shost->hostt->module);
@@ -255,7 +255,7 @@ out:
  * host rather than for the whole report.  *pos is the next host number to
  * look up; SEQ_START_TOKEN prints the header.
  */
-static void *sni_find(loff_t *pos)
+static void *scsi_numa_find(loff_t *pos)
 {
 	struct Scsi_Host *shost;
 
@@ -267,7 +267,7 @@ static void *sni_find(loff_t *pos)
 	return NULL;
 }
 
-static void *sni_start(struct seq_file *m, loff_t *pos)
+static void *scsi_numa_start(struct seq_file *m, loff_t *pos)
 {
 	loff_t hostno;
 	void *p;
@@ -275,57 +275,57 @@ static void *sni_start(struct seq_file *m, loff_t *pos)
 	if (*pos == 0)
 		return SEQ_START_TOKEN;
 	hostno = *pos - 1;
-	p = sni_find(&hostno);
+	p = scsi_numa_find(&hostno);
 	*pos = hostno + 1;
 	return p;
 }
 
-static void *sni_next(struct seq_file *m, void *v, loff_t *pos)
+static void *scsi_numa_next(struct seq_file *m, void *v, loff_t *pos)
 {
 	loff_t hostno = *pos;	/* v is host number *pos - 1 */
 
 	if (v != SEQ_START_TOKEN)
 		scsi_host_put(v);
-	v = sni_find(&hostno);
+	v = scsi_numa_find(&hostno);
 	*pos = hostno + 1;
 	return v;
 }
 
-static void sni_stop(struct seq_file *m, void *v)
+static void scsi_numa_stop(struct seq_file *m, void *v)
 {
 	if (v && v != SEQ_START_TOKEN)
 		scsi_host_put(v);
 }
 
-static int sni_seq_show(struct seq_file *m, void *v)
+static int scsi_numa_seq_show(struct seq_file *m, void *v)
 {
 	if (v == SEQ_START_TOKEN)
-		seq_printf(m, "# scsi-numa-inspect %d\n", SNI_FORMAT_VERSION);
+		seq_printf(m, "# scsi_numa_inspect %d\n", SCSI_NUMA_FORMAT_VERSION);
 	else
-		sni_host(m, v);
+		scsi_numa_host(m, v);
 	return 0;
 }
 
-static const struct seq_operations sni_s_sops = {
-	.start	= sni_start,
-	.next	= sni_next,
-	.stop	= sni_stop,
-	.show	= sni_seq_show,
+static const struct seq_operations scsi_numa_s_sops = {
+	.start	= scsi_numa_start,
+	.next	= scsi_numa_next,
+	.stop	= scsi_numa_stop,
+	.show	= scsi_numa_seq_show,
 };
-DEFINE_SEQ_ATTRIBUTE(sni_s);
+DEFINE_SEQ_ATTRIBUTE(scsi_numa_s);
 
-static int __init sni_init(void)
+static int __init scsi_numa_init(void)
 {
-	sni_file = debugfs_create_file(SNI_DEBUGFS_NAME, 0444, NULL, NULL, &sni_s_fops);
+	scsi_numa_file = debugfs_create_file(SCSI_NUMA_DEBUGFS_NAME, 0444, NULL, NULL, &scsi_numa_s_fops);
 	return 0;
 }
 
-static void __exit sni_exit(void)
+static void __exit scsi_numa_exit(void)
 {
-	debugfs_remove(sni_file);
+	debugfs_remove(scsi_numa_file);
 }
 
-module_init(sni_init);
-module_exit(sni_exit);
+module_init(scsi_numa_init);
+module_exit(scsi_numa_exit);
 MODULE_DESCRIPTION("Report the NUMA node backing SCSI I/O-path objects");
 MODULE_LICENSE("GPL");

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * kat [N [CPU [REMOTE [LOCAL [OTHER]]]]]: the snimeter known-answer test,
+ * kat [N [CPU [REMOTE [LOCAL [OTHER]]]]]: the scsi_numa_meter known-answer test,
  * run in the guest (static; no libnuma).  Pinned to CPU (default 0, on node
  * LOCAL = 0), it makes four windows, each with exactly N 8-byte user-mode
  * accesses and nothing else in the marking thread:
@@ -29,7 +29,7 @@
 #include <sys/mman.h>
 #include <sys/syscall.h>
 #include <unistd.h>
-#include "snimeter-mark.h"
+#include "scsi_numa_meter_mark.h"
 
 #define MPOL_BIND	2
 #define MPOL_MF_STRICT	(1 << 0)
@@ -45,10 +45,10 @@ static __attribute__((noinline)) uint64_t sweep_load(const volatile uint64_t *p,
 	uint64_t s = 0;
 	long i;
 
-	snimeter_mark(SNIMETER_START);
+	scsi_numa_meter_mark(SCSI_NUMA_METER_START);
 	for (i = 0; i < n; i++)
 		s += p[i];
-	snimeter_mark(SNIMETER_STOP);
+	scsi_numa_meter_mark(SCSI_NUMA_METER_STOP);
 	return s;
 }
 
@@ -56,10 +56,10 @@ static __attribute__((noinline)) void sweep_store(volatile uint64_t *p, long n)
 {
 	long i;
 
-	snimeter_mark(SNIMETER_START);
+	scsi_numa_meter_mark(SCSI_NUMA_METER_START);
 	for (i = 0; i < n; i++)
 		p[i] = i;
-	snimeter_mark(SNIMETER_STOP);
+	scsi_numa_meter_mark(SCSI_NUMA_METER_STOP);
 }
 
 /* Window 4's second thread: ready = 1 when it waits on its CPU, go = 1
@@ -120,12 +120,12 @@ static __attribute__((noinline)) uint64_t sweep_two(const volatile uint64_t *p, 
 	uint64_t s = 0;
 	long i;
 
-	snimeter_mark(SNIMETER_START);
+	scsi_numa_meter_mark(SCSI_NUMA_METER_START);
 	for (i = 0; i < n; i++)
 		s += p[i];
 	futex_wake(&o->go);
 	futex_wait(&o->done);
-	snimeter_mark(SNIMETER_STOP);
+	scsi_numa_meter_mark(SCSI_NUMA_METER_STOP);
 	return s;
 }
 

@@ -1,10 +1,10 @@
 #!/bin/bash
-# kat/run.sh [KERNEL]: known-answer test of the snimeter plugin.
+# kat/run.sh [KERNEL]: known-answer test of the scsi_numa_meter plugin.
 #
 # Boots build/kernels/KERNEL (default vanilla; its bzImage waited for up to
 # 20 minutes when absent) with test/harness/vm.sh under QEMU TCG, topology
 # kat/kat-2x2 (2 nodes x (2 vCPUs, 512 MiB), no HBAs), in guest-init's mode
-# sni.mode=run sni.run=qemu-plugin/kat/guest-run, which runs kat/kat.c
+# scsi_numa.mode=run scsi_numa.run=qemu-plugin/kat/guest-run, which runs kat/kat.c
 # pinned to CPU 0 (node 0): window 1 = N loads from a node-1
 # buffer, window 2 = N loads from a node-0 buffer, window 3 = N stores to
 # the node-1 buffer, window 4 = N loads from the node-1 buffer by CPU 0 and
@@ -19,7 +19,7 @@
 #   w4 per vCPU: vcpu 0 0->1 reads = N, vcpu 2 1->0 reads = N/2, vcpus 1
 #   and 3 <= tolerance, and fio-jobs/meter_report.py's split with fio's
 #   CPUs = 0-1 (node 0) puts N on the submit side, N/2 on the other;
-#   window 5 (guest-run: snimeter-mark start; dump; stop) exists,
+#   window 5 (guest-run: scsi_numa_meter_mark start; dump; stop) exists,
 # tolerance = N/1000 + 64.  Then it boots the same guest without the plugin
 # (build/runs/kat-baseline) for the baseline time and prints the slowdown
 # (times: vm.sh's whole run).  Exit 0 when every check passes, 1 when one
@@ -51,9 +51,9 @@ boot() { # NAME [VAR=VALUE..]: boot the KAT guest with vm.sh (TCG, the
 	shift
 	rm -rf "$runs/kat-$name"
 	t0=$(date +%s.%N)
-	env -u VM_METER -u VM_ICOUNT -u VM_CHURN -u VM_EXPECT -u VM_TSCALE "$@" \
+	env -u VM_METER -u VM_ICOUNT -u VM_CHURN -u VM_TSCALE "$@" \
 		VM_RUN="kat-$name" VM_TIMEOUT="$tmo" VM_ACCEL=tcg \
-		VM_CMDLINE="sni.mode=run sni.run=qemu-plugin/kat/guest-run snimeter_kat.n=$n" \
+		VM_CMDLINE="scsi_numa.mode=run scsi_numa.run=qemu-plugin/kat/guest-run scsi_numa_meter_kat.n=$n" \
 		"$top/test/harness/vm.sh" "$kernel" "$top/qemu-plugin/kat/kat-2x2" >/dev/null
 	rc=$?
 	t1=$(date +%s.%N)
@@ -135,11 +135,11 @@ EOF
 check "w4 report split: submit CPUs 0-1, remote" "$n" "${split% *}"
 check "w4 report split: other CPUs, remote" "$half" "${split#* }"
 w5=$(awk '$1 == "window" && $2 == 5 && $3 == "summary" { print $5 + $7 }' "$run/meter.txt")
-if grep -q '^kat-guest: snimeter-mark ok' "$run/tap" && [ "${w5:-0}" -gt 0 ] &&
+if grep -q '^kat-guest: scsi_numa_meter_mark ok' "$run/tap" && [ "${w5:-0}" -gt 0 ] &&
 	grep -q '^# dump' "$run/meter.txt"; then
-	echo "kat: ok   w5 snimeter-mark start/dump/stop from the guest shell: $w5 accesses"
+	echo "kat: ok   w5 scsi_numa_meter_mark start/dump/stop from the guest shell: $w5 accesses"
 else
-	echo "kat: FAIL w5 snimeter-mark start/dump/stop from the guest shell: no window 5 or dump"
+	echo "kat: FAIL w5 scsi_numa_meter_mark start/dump/stop from the guest shell: no window 5 or dump"
 	fail=1
 fi
 echo "kat: window summaries:"

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Unit test of snimeter's object table (objects=): loading, sorting,
+ * Unit test of scsi_numa_meter's object table (objects=): loading, sorting,
  * overlap and bad-line handling, and the address lookup at range edges.
  * Built with the plugin's source included, so the static functions are
  * tested as they are; the QEMU API it references is never called (linked
@@ -8,7 +8,7 @@
  */
 #include <unistd.h>
 
-#include "../snimeter.c"
+#include "../scsi_numa_meter.c"
 
 static int fails;
 
@@ -36,7 +36,7 @@ static void check_kind(uint64_t va, const char *want)
 
 int main(int argc, char **argv)
 {
-	char path[] = "/tmp/snimeter-objects-XXXXXX";
+	char path[] = "/tmp/scsi_numa_meter-objects-XXXXXX";
 	int fd = mkstemp(path);
 	FILE *f;
 

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Unit test of snimeter's per-vCPU window records: counts made by a vCPU
+ * Unit test of scsi_numa_meter's per-vCPU window records: counts made by a vCPU
  * other than the marking one, before, inside and after a window, must show
  * in that vCPU's "vcpu" records exactly as made inside the window, and the
  * vcpu records must add up to the window's cpu_node records.  The counters
@@ -9,7 +9,7 @@
  */
 #include <unistd.h>
 
-#include "../snimeter.c"
+#include "../scsi_numa_meter.c"
 
 static int fails;
 
@@ -47,7 +47,7 @@ static long long field(const char *text, int w, int v, int a, int b, const char 
 
 int main(void)
 {
-	char path[] = "/tmp/snimeter-vcpu-XXXXXX";
+	char path[] = "/tmp/scsi_numa_meter-vcpu-XXXXXX";
 	int fd = mkstemp(path), i;
 	static char text[1 << 16];
 	ssize_t len;

@@ -2,8 +2,8 @@
 # check.sh RUN..: boot each run's kernel in its topology, run the guest
 # cases it names, print each run's TAP, then a summary: per run the case
 # counts and, per placement context, the share of objects on their
-# expected node per object kind.  RUN is KERNEL=EXPECT:TOPOLOGY[:CASES],
-# EXPECT (numa|vanilla) being what the host requires of KERNEL and CASES a
+# expected node per object kind.  RUN is KERNEL:TOPOLOGY[:CASES[:LABEL]]:
+# what KERNEL must be follows from its name (test/lib/expect.sh), CASES is a
 # comma-separated list of case globs (default: all), or "host-check"
 # (make host-check in the guest, judged by host-check-judge.sh).  The whole kernel log
 # of every guest (compare guests too) is judged here once more, and the
@@ -19,12 +19,14 @@ top=$(cd "$(dirname "$0")/../.." && pwd)
 run_id=$("$top/test/harness/run-id.sh")
 # shellcheck source=../lib/kmsg.sh
 . "$top/test/lib/kmsg.sh"
+# shellcheck source=../lib/expect.sh
+. "$top/test/lib/expect.sh"
 tp=0 tf=0 ts=0
 declare -A res cnt
 runs=()	# "K T EXPECT CASES"
 for spec in "$@"; do
-	IFS=: read -r ke t c label <<< "$spec"
-	runs+=("${ke%%=*} $t ${ke#*=} ${c:-*} ${label:-}")
+	IFS=: read -r k t c label <<< "$spec"
+	runs+=("$k $t $(expect_of "$k") ${c:-*} ${label:-}")
 done
 # The run directory: build/runs/K-TOPO[-LABEL].
 rname() { echo "$1-$2${3:+-$3}"; }
@@ -44,7 +46,7 @@ for r in "${runs[@]}"; do
 	# 25 min), so the short churn (500 cycles would take some 4 hours)
 	# and vm.sh's timeout for a KASAN kernel (two hours per guest).
 	[ "$k" = debug ] && churn="" vmt=${VM_TIMEOUT:-}
-	( VM_RUN=$n VM_EXPECT=$e VM_CHURN=$churn VM_TIMEOUT=$vmt "$top/test/harness/vm.sh" "$k" "$t" "$c" > "$top/build/runs/$n.tap" 2>&1
+	( VM_RUN=$n VM_CHURN=$churn VM_TIMEOUT=$vmt "$top/test/harness/vm.sh" "$k" "$t" "$c" > "$top/build/runs/$n.tap" 2>&1
 	  echo $? > "$top/build/runs/$n.rc"
 	  [ ! -d "$top/build/runs/$n" ] || echo "$run_id" > "$top/build/runs/$n/run-id" ) &
 done

@@ -6,7 +6,7 @@
 # the scsi_debug host (bound to the device node on the patched kernel) and
 # the disks of the emulated HBAs (megasas, AHCI, virtio-scsi) on the device
 # node.  With the meter (default) the guests run under QEMU TCG with the
-# snimeter plugin (qemu-plugin/) and every fio run is one meter window.
+# scsi_numa_meter plugin (qemu-plugin/) and every fio run is one meter window.
 # Then fio-jobs/report.py prints the table and writes build/compare/report.{txt,
 # json,png} (report.json: the data the cover letter reads, with the run id
 # of run-id.sh, also in build/compare/run-id) and, with the meter,
@@ -57,7 +57,7 @@ icount=${COMPARE_ICOUNT:-shift=5}
 [ "$icount" = 0 ] && icount=""
 irqmode=${COMPARE_IRQ:-device}
 case $irqmode in device|kernel) ;; *) echo "compare: COMPARE_IRQ='$irqmode': device or kernel" >&2; exit 2 ;; esac
-mark=$top/build/qemu-plugin/snimeter-mark
+mark=$top/build/qemu-plugin/scsi_numa_meter_mark
 if [ -n "$meter" ]; then
 	make -s -C "$top/qemu-plugin" >/dev/null || { echo "compare: cannot build the meter (qemu-plugin/)" >&2; exit 1; }
 	[ -x "$mark" ] || { echo "compare: no $mark" >&2; exit 1; }
@@ -103,8 +103,8 @@ for ((r = 1; r <= reps; r++)); do
 	[ $((r % 2)) = 0 ] && order="patched vanilla"
 	for k in $order; do
 		echo "# compare: repetition $r/$reps, $k${meter:+ (meter $meter)}${icount:+ (icount $icount)}"
-		if ! VM_METER=$meter VM_ICOUNT=$icount VM_RUN=compare-$k VM_EXPECT=$([ "$k" = vanilla ] && echo vanilla || echo numa) \
-			VM_CMDLINE="sni.mode=compare sni.rep=$r sni.fioenv=$out/fio.env" \
+		if ! VM_METER=$meter VM_ICOUNT=$icount VM_RUN=compare-$k \
+			VM_CMDLINE="scsi_numa.mode=compare scsi_numa.rep=$r scsi_numa.fioenv=$out/fio.env" \
 			"$top/test/harness/vm.sh" "$k" "$topo"; then
 			echo "compare: the $k guest failed in repetition $r (build/runs/compare-$k/)" >&2
 			exit 1

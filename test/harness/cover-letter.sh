@@ -11,7 +11,7 @@
 # without the mail header; a file FILLS/NAME replaces @NAME@ (postings.sh
 # gives each posting its own @NPATCHES@, @DEPENDS@, @SHORTLOG@ this way).
 #   @BASE@             the base and whether the postings apply and build on
-#                      it: build/check-base/result (make check-base)
+#                      it: build/check-upstream/result (make check-upstream)
 #   @POSTINGS@         postings.sh plan: the postings, routing, dependencies
 #   @PLACEMENT_SOURCE@ the make check run (its run id) and kernel source:
 #                      build/check/summary.tsv (check.sh)
@@ -25,7 +25,7 @@
 #                      --from-json --part iops
 #   @METER@            the same JSON: report.py --from-json --part meter
 #   @ROUTING@          scripts/get_maintainer.pl on each patch of patches/
-#   @SHORTLOG@         git shortlog + diffstat of base..series
+#   @SHORTLOG@         git shortlog + diffstat of vanilla..patched
 # Runs: check.sh and compare.sh record a run id (run-id.sh: date-commit)
 # in summary.tsv, build/runs/RUN/run-id and report.json.  Refused (exit 1,
 # nothing written) when a placement or allocation input is not from the
@@ -184,12 +184,12 @@ postings() {
 	if [ "$build" != "$top/build" ] || [ ! -d "$tree/.git" ]; then none "no kernel tree $(rel "$tree") (make tree)"
 	else "$top/test/harness/postings.sh" plan 2>/dev/null || none "postings.sh plan failed"; fi
 }
-# The base, from make check-base's last result, if it was for this series.
+# The base, from make check-upstream's last result, if it was for this series.
 base() {
-	local r=$build/check-base/result series kind
+	local r=$build/check-upstream/result series kind
 	series=$(git -C "$tree" rev-parse -q --verify series 2>/dev/null || true)
 	if [ ! -f "$r" ] || [ "$(sed -n 's/^series: //p' "$r")" != "$series" ]; then
-		echo "[[LEAD: base not verified for this series: run make check-base (it needs"
+		echo "[[LEAD: base not verified for this series: run make check-upstream (it needs"
 		echo "Debian's linux_7.3.4.orig.tar.xz, or KORIG_TARBALL= upstream's linux-7.3.4.tar.xz)]]"
 		return
 	fi
@@ -199,19 +199,19 @@ base() {
 		echo "Debian's linux_7.3.4.orig.tar.xz, which is upstream's 7.3.4 less the"
 		echo "files Debian's copyright file excludes (none in block/, drivers/scsi,"
 		echo "drivers/ata, drivers/pci or include/).  Checked there on"
-		echo "$(sed -n 's/^date: //p' "$r") (make check-base, \"$(sed -n 's/^make: //p' "$r")\"):"
+		echo "$(sed -n 's/^date: //p' "$r") (make check-upstream, \"$(sed -n 's/^make: //p' "$r")\"):"
 	else
 		echo "[[LEAD: checked on a tarball that is not Debian's orig tarball:"
 		echo "$(sed -n 's/^base: //p' "$r")]]"
-		echo "Checked there on $(sed -n 's/^date: //p' "$r") (make check-base):"
+		echo "Checked there on $(sed -n 's/^date: //p' "$r") (make check-upstream):"
 	fi
 	sed -n 's/^posting \(.*\)/  - \1/p; s/^all: /  - all postings in order: /p' "$r" |
 		sed 's/\(.\{72\}\) /\1\n      /'
-	grep -q '^failures: 0$' "$r" || echo "[[LEAD: make check-base reported failures: build/check-base/result]]"
+	grep -q '^failures: 0$' "$r" || echo "[[LEAD: make check-upstream reported failures: build/check-upstream/result]]"
 }
 shortlog() {
 	[ -d "$tree/.git" ] || return 0
-	git -C "$tree" shortlog base..series | sed 's/^/  /'
+	git -C "$tree" shortlog vanilla..patched | sed 's/^/  /'
 	git -C "$tree" diff --stat=72 base series | sed 's/^/ /'
 }
 
@@ -249,7 +249,7 @@ left = sorted(set(re.findall(r'@[A-Z_]+@', t)))
 if left:
     sys.exit('cover-letter: unfilled placeholders: ' + ' '.join(left))
 hdr = ('From 0000000000000000000000000000000000000000 Mon Sep 17 00:00:00 2001\n'
-       'From: SCSI NUMA project <scsi-numa@localhost>\n')
+       'From: scsi_numa project <scsi_numa@localhost>\n')
 if body:
     sys.stdout.write(t)
 else:

@@ -1,9 +1,9 @@
 #!/bin/bash
-# Export the commits base..series of build/linux into patches/ (git
+# Export the commits vanilla..patched of build/linux into patches/ (git
 # format-patch files + series).  Output is stable across exports of the same
 # commits: no commit hashes, no signature, no version numbering noise.  The
-# tracked files keep the placeholder author "SCSI NUMA project
-# <scsi-numa@localhost>".  The cover letter: test/harness/cover-letter.sh
+# tracked files keep the placeholder author "scsi_numa project
+# <scsi_numa@localhost>".  The cover letter: test/harness/cover-letter.sh
 # writes build/cover-letter/0000-cover-letter.patch, copied into patches/;
 # export refuses (exit 1, patches/ untouched) when its figures are from
 # different make check runs (cover-letter.sh --inputs lists them).
@@ -24,7 +24,7 @@ g() { git -C "$tree" "$@"; }
 "$top/test/harness/cover-letter.sh" --inputs ||
 	{ echo "export: refused: the cover letter's figures above are not from one make check run; nothing exported" >&2; exit 1; }
 tmp=$(mktemp -d)
-g format-patch -q --zero-commit --no-signature --no-base -o "$tmp" base..series
+g format-patch -q --zero-commit --no-signature --no-base -o "$tmp" vanilla..patched
 # Files the kernel's (Debian's) .gitignore hides never reach a commit:
 # refuse to export a tree with such new sources rather than lose them.
 ign=$(g ls-files --others --ignored --exclude-standard -- '*.c' '*.h' '*Kconfig*' '*Makefile' ':!.obj*' | head -n 5)

@@ -3,7 +3,7 @@
 # of make host-check (a CHECK_RUNS entry whose cases are "host-check";
 # guest-init runs it as a user would, without the harness).  Its output
 # (RUN-DIR/out/tap) must show:
-#   - the kernel judged as EXPECT (numa|vanilla) by what it has;
+#   - the kernel judged as EXPECT (patched|vanilla) by what it has;
 #   - the coverage the host predicts: full (the inspector built in the
 #     guest) when the kernel's build link (build/linux/.obj) is its build
 #     (System.map identical, the source tree's HEAD with its commit's
@@ -11,7 +11,7 @@
 #     numa_node attributes);
 #   - case 21 passed, or on a vanilla kernel with reduced coverage skipped
 #     for want of the attributes;
-#   - placement rows for sdebug-load, -add and -rescan, on a numa kernel
+#   - placement rows for sdebug-load, -add and -rescan, on a patched kernel
 #     at 100.0 %;
 #   - its summary line with 0 not ok and exit 0, and the cleanup: no
 #     scsi_debug host left, the slab setting restored;
@@ -40,7 +40,7 @@ else
 	for c in sdebug-load sdebug-add sdebug-rescan; do
 		row=$(sed -n '/^placement by context/,/^placement by driver/p' "$tap" | grep -E "^  host-[^ ]+ host $c ")
 		[ -n "$row" ] || { bad "no placement row for $c"; continue; }
-		[ "$e" = numa ] && ! echo "$row" | grep -q ' 100.0% ' && bad "placement row off node: $row"
+		[ "$e" = patched ] && ! echo "$row" | grep -q ' 100.0% ' && bad "placement row off node: $row"
 	done
 fi
 grep -qE '^host-check: [0-9]+ ok \([0-9]+ skipped\), 0 not ok; exit 0$' "$tap" ||

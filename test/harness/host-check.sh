@@ -10,7 +10,7 @@
 # What is expected comes from this machine's topology (/sys/devices/system/
 # node: online, has_memory, cpulist, distance), written to a topology file
 # the cases read; which rule applies (series or vanilla) from what the
-# kernel has (run-cases without SNI_EXPECT).  Placement is read with the
+# kernel has (run-cases without SCSI_NUMA_EXPECT).  Placement is read with the
 # inspector, built against /lib/modules/$(uname -r)/build when that is this
 # very kernel's build; else with the numa_node attributes of the SCSI host
 # and of blk-mq's hardware queues (test/lib/attr-report.sh: two kinds of
@@ -224,10 +224,10 @@ if [ -n "$disk" ]; then
 	note "named disk $disk: case 50, read-only$( [ -n "$confirm" ] && echo ' + fio write/verify (confirmed: its data is overwritten)')"
 fi
 
-# ---- the cases, as a real machine runs them: no SNI_EXPECT
-unset SNI_EXPECT SNI_BUDGET SNI_TSCALE CHURN_CYCLES
-SNI_TOP=$top SNI_KERNEL=host-$(uname -r) SNI_TOPO=host SNI_TOPO_FILE=$topo SNI_OUT=$base/out \
-SNI_INSPECTOR=$insp SNI_DISK=$disk SNI_DISK_WRITE=${confirm:+yes} \
+# ---- the cases, as a real machine runs them: no SCSI_NUMA_EXPECT
+unset SCSI_NUMA_EXPECT SCSI_NUMA_BUDGET SCSI_NUMA_TSCALE CHURN_CYCLES
+SCSI_NUMA_TOP=$top SCSI_NUMA_KERNEL=host-$(uname -r) SCSI_NUMA_TOPO=host SCSI_NUMA_TOPO_FILE=$topo SCSI_NUMA_OUT=$base/out \
+SCSI_NUMA_INSPECTOR=$insp SCSI_NUMA_DISK=$disk SCSI_NUMA_DISK_WRITE=${confirm:+yes} \
 	"$top/test/run-cases" -p "$cases" | tee "$base/tap"
 rc=${PIPESTATUS[0]}
 echo

@@ -1,12 +1,12 @@
 #!/bin/bash
 # kbuild.sh NAME REV [debug]: build the kernel at commit REV of build/linux
 # into build/kernels/NAME (bzImage, .config, modules, the placement
-# inspector; on a kmemleak kernel also sni_leak.ko).  "debug" adds
+# inspector; on a kmemleak kernel also scsi_numa_leak.ko).  "debug" adds
 # kernel-debug.config (KASAN, kmemleak, lockdep, ...) and builds in an
 # object directory of its own.
 #
 # One object directory per config (build/linux/.obj, .obj-debug) serves every
-# commit: switching between "base" and the series tip touches only the files
+# commit: switching between the vanilla and the patched commit touches only the files
 # that differ, so only those are rebuilt.  A kernel whose commit and config
 # inputs match its stamp is not rebuilt at all.
 set -euo pipefail
@@ -46,7 +46,7 @@ cc=gcc
 command -v ccache >/dev/null && cc="ccache gcc"
 KBUILD_BUILD_TIMESTAMP=$(g log -1 --format=%cd "$commit")
 export KBUILD_BUILD_TIMESTAMP
-export KBUILD_BUILD_USER=scsinuma KBUILD_BUILD_HOST=build
+export KBUILD_BUILD_USER=scsi_numa KBUILD_BUILD_HOST=build
 mk() { make -s -C "$tree" O="${obj##*/}" CC="$cc" LOCALVERSION= -j"$jobs" "$@"; }
 
 # Config: tinyconfig + our fragments.  Only replace the object directory's
@@ -68,7 +68,7 @@ while read -r line; do
 	''|'#'*) continue ;;
 	*) sym=${line%%=*}; sym=${sym#CONFIG_} ;;
 	esac
-	# An option this tree does not define (a series-only option on base) is not required.
+	# An option this tree does not define (a series-only option on vanilla) is not required.
 	grep -qxF "$sym" "$defined" || continue
 	case $line in
 	'#'*) grep -qE "^CONFIG_$sym=" "$cfgdir/.config" && missing="$missing $line" ;;
@@ -86,7 +86,7 @@ fi
 rm -rf "$cfgdir"
 
 src=""
-[ -f "$top/build/ksource/version" ] && grep -q "^base: .*tarball:$top/build/ksource/" <(g log -1 --format=%s base) &&
+[ -f "$top/build/ksource/version" ] && grep -q "^vanilla: .*tarball:$top/build/ksource/" <(g log -1 --format=%s vanilla) &&
 	src=$(cat "$top/build/ksource/version")
 echo "kbuild: building $name${variant:+ ($variant)} at $(g log -1 --format='%h %s' "$commit")${src:+; source: $src}"
 mk olddefconfig >/dev/null
@@ -98,7 +98,7 @@ cp "$obj/arch/x86/boot/bzImage" "$obj/.config" "$obj/System.map" "$out.new/"
 kver=$(cat "$obj/include/config/kernel.release")
 echo "$kver" > "$out.new/kernel.release"
 g log -1 --format='%H %s' "$commit" > "$out.new/commit"
-echo "${src:-$(g log -1 --format=%s base)}" > "$out.new/source"
+echo "${src:-$(g log -1 --format=%s vanilla)}" > "$out.new/source"
 
 # The placement inspector, built against this very kernel.
 if [ -d "$insp" ]; then
@@ -114,7 +114,7 @@ if grep -qx CONFIG_DEBUG_KMEMLEAK=y "$obj/.config"; then
 	rm -rf "$lb"; mkdir -p "$lb"
 	cp -r "$leak"/. "$lb/"
 	mk M="$lb" modules
-	cp "$lb/sni_leak.ko" "$out.new/"
+	cp "$lb/scsi_numa_leak.ko" "$out.new/"
 fi
 echo "$inputs" > "$out.new/stamp"
 rm -rf "$out"

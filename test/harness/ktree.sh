@@ -1,7 +1,7 @@
 #!/bin/bash
 # Lay out the kernel git tree under build/linux: the pristine source as one
-# commit tagged "base", then every patch of patches/series applied with
-# "git am", one commit each, on branch "series".
+# commit tagged "vanilla", then every patch of patches/series applied with
+# "git am", one commit each, on branch "patched".
 #
 # Idempotent: a tree whose series stamp matches patches/ is left alone, so
 # file mtimes (and the incremental build) survive.  A tree with commits or
@@ -34,9 +34,20 @@ series_hash() {
 		cat "$p"; done) | sha256sum | cut -d' ' -f1
 }
 
-if [ -d "$tree/.git" ] && [ "$(cat "$tree/.git/scsinuma-source" 2>/dev/null)" != "$srcid" ]; then
-	if [ -n "$(g rev-list base..series 2>/dev/null)" ] &&
-	   [ "$(g rev-parse series 2>/dev/null)" != "$(sed -n 2p "$tree/.git/scsinuma-stamp" 2>/dev/null)" ]; then
+# A tree laid out before the refs were named vanilla/patched (tag "base",
+# branch "series", stamps .git/scsinuma-*): renamed in place, nothing rebuilt.
+if [ -d "$tree/.git" ] && g rev-parse -q --verify base >/dev/null && ! g rev-parse -q --verify vanilla >/dev/null; then
+	g tag vanilla base && g tag -d base >/dev/null
+	g rev-parse -q --verify series >/dev/null && g branch -m series patched
+	for f in source stamp; do
+		[ ! -f "$tree/.git/scsinuma-$f" ] || mv "$tree/.git/scsinuma-$f" "$tree/.git/scsi_numa_$f"
+	done
+	echo "ktree: renamed tag base -> vanilla, branch series -> patched in $tree"
+fi
+
+if [ -d "$tree/.git" ] && [ "$(cat "$tree/.git/scsi_numa_source" 2>/dev/null)" != "$srcid" ]; then
+	if [ -n "$(g rev-list vanilla..patched 2>/dev/null)" ] &&
+	   [ "$(g rev-parse series 2>/dev/null)" != "$(sed -n 2p "$tree/.git/scsi_numa_stamp" 2>/dev/null)" ]; then
 		die "source changed ($srcid) but $tree has unexported commits: make export first"
 	fi
 	echo "ktree: kernel source changed, recreating $tree"
@@ -53,38 +64,38 @@ if [ ! -d "$tree/.git" ]; then
 		echo "ktree: unpacking $tarball"
 		tar -xJf "$tarball" -C "$tree.tmp" --strip-components=1
 	fi
-	git -C "$tree.tmp" init -q -b series
-	git -C "$tree.tmp" config user.name "${GIT_AUTHOR_NAME:-scsi-numa builder}"
+	git -C "$tree.tmp" init -q -b patched
+	git -C "$tree.tmp" config user.name "${GIT_AUTHOR_NAME:-scsi_numa builder}"
 	git -C "$tree.tmp" config user.email "${GIT_AUTHOR_EMAIL:-builder@localhost}"
 	git -C "$tree.tmp" config gc.auto 0
 	# The kernel's .gitignore ignores dotfiles at the top: force the whole tree in.
 	git -C "$tree.tmp" add -f -A
-	git -C "$tree.tmp" -c core.hooksPath=/dev/null commit -q -m "base: $(make -s -C "$tree.tmp" kernelversion 2>/dev/null) ($srcid)"
-	git -C "$tree.tmp" tag base
-	echo "$srcid" > "$tree.tmp/.git/scsinuma-source"
+	git -C "$tree.tmp" -c core.hooksPath=/dev/null commit -q -m "vanilla: $(make -s -C "$tree.tmp" kernelversion 2>/dev/null) ($srcid)"
+	git -C "$tree.tmp" tag vanilla
+	echo "$srcid" > "$tree.tmp/.git/scsi_numa_source"
 	mv "$tree.tmp" "$tree"
 fi
 
 want=$(series_hash)
 if [ "${1:-}" = --stamp ]; then	# after an export: the tree is what patches/ says
-	printf '%s\n%s\n' "$want" "$(g rev-parse series)" > "$tree/.git/scsinuma-stamp"
+	printf '%s\n%s\n' "$want" "$(g rev-parse patched)" > "$tree/.git/scsi_numa_stamp"
 	exit 0
 fi
-stamp_hash=$(sed -n 1p "$tree/.git/scsinuma-stamp" 2>/dev/null || true)
-stamp_head=$(sed -n 2p "$tree/.git/scsinuma-stamp" 2>/dev/null || true)
-head=$(g rev-parse series)
+stamp_hash=$(sed -n 1p "$tree/.git/scsi_numa_stamp" 2>/dev/null || true)
+stamp_head=$(sed -n 2p "$tree/.git/scsi_numa_stamp" 2>/dev/null || true)
+head=$(g rev-parse patched)
 if [ "$want" = "$stamp_hash" ] && [ "$head" = "$stamp_head" ]; then
 	exit 0
 fi
 if [ -n "$(g status --porcelain --untracked-files=no)" ]; then
 	die "$tree has uncommitted changes: commit them and 'make export', or discard them"
 fi
-if [ "$head" != "$stamp_head" ] && [ "$head" != "$(g rev-parse base)" ]; then
-	die "branch 'series' in $tree has commits that were never exported: 'make export' first (or 'git -C $tree reset --hard base' to drop them)"
+if [ "$head" != "$stamp_head" ] && [ "$head" != "$(g rev-parse vanilla)" ]; then
+	die "branch 'patched' in $tree has commits that were never exported: 'make export' first (or 'git -C $tree reset --hard vanilla' to drop them)"
 fi
 
-g checkout -q series
-g reset -q --hard base
+g checkout -q patched
+g reset -q --hard vanilla
 series_list | while read -r p; do
 	[ -f "$top/patches/$p" ] || die "patches/series names $p, which does not exist"
 	if ! out=$(g -c core.hooksPath=/dev/null am -q --keep-cr "$top/patches/$p" 2>&1); then
@@ -95,4 +106,4 @@ series_list | while read -r p; do
 	fi
 	echo "ktree: applied $p"
 done
-printf '%s\n%s\n' "$want" "$(g rev-parse series)" > "$tree/.git/scsinuma-stamp"
+printf '%s\n%s\n' "$want" "$(g rev-parse patched)" > "$tree/.git/scsi_numa_stamp"

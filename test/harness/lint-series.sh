@@ -1,5 +1,5 @@
 #!/bin/bash
-# lint-series.sh [REV]: review every commit of base..REV (default: branch
+# lint-series.sh [REV]: review every commit of vanilla..REV (default: branch
 # "series" of build/linux; or LINT_REV=) the way a maintainer who bisects
 # and reviews the series would, and check that patches/ is that series.
 #
@@ -26,7 +26,7 @@
 #                   scsi: megaraid_sas: Do not confine | UNKNOWN_COMMIT_ID | Fixes: names a commit of mainline's history
 #               The subject prefix is matched against the commit's subject,
 #               a patch file name (NNNN-....patch) against its slug.
-#               When base is a root commit (a tree made from a tarball, no
+#               When vanilla is a root commit (a tree made from a tarball, no
 #               upstream history) UNKNOWN_COMMIT_ID is ignored for every
 #               commit -- checkpatch cannot look up a Fixes: target there --
 #               and the output says so.
@@ -41,7 +41,7 @@
 #               A commit touching several subsystems may use any of theirs;
 #               one touching none of them needs some "prefix: ".
 # Then, once: the files listed in $LINT_PATCHES/series (default patches/)
-# are applied with git am to base in the private worktree; the result must
+# are applied with git am to vanilla in the private worktree; the result must
 # have exactly the tree of REV.
 #
 # Output: one line per commit and check (ok/FAIL) with the findings under
@@ -50,7 +50,7 @@
 # any failure, 2 when the run itself cannot be done.
 #
 # Where: a private worktree build/lint-wt (detached; created on first use)
-# and object directory build/lint-obj; branch "series", tag "base", the main
+# and object directory build/lint-obj; branch "patched", tag "vanilla", the main
 # checkout and every other worktree are only read.  The config is made like
 # kbuild.sh's (tinyconfig + kernel.config, merge_config.sh, olddefconfig),
 # at REV's tip so that options the series adds exist, and stored as
@@ -95,7 +95,7 @@ tsv=$top/build/lint-series.tsv
 frag=$top/test/harness/kernel.config
 patches=${LINT_PATCHES:-$top/patches}
 prel=${patches#"$top"/}
-rev=${1:-${LINT_REV:-series}}
+rev=${1:-${LINT_REV:-patched}}
 jobs=${LINT_JOBS:-2}
 maxlen=75
 
@@ -110,12 +110,12 @@ exec 9>"$top/build/lint-series.lock"
 flock -n 9 || die "another lint-series run holds build/lint-series.lock"
 
 tip=$(g rev-parse --verify -q "$rev^{commit}") || die "no commit '$rev' in $tree"
-basec=$(g rev-parse --verify -q "base^{commit}") || die "no tag 'base' in $tree"
-g merge-base --is-ancestor "$basec" "$tip" || die "$rev does not descend from base"
-[ -z "$(g rev-list --merges "$basec..$tip")" ] || die "base..$rev has merge commits"
+basec=$(g rev-parse --verify -q "vanilla^{commit}") || die "no tag 'vanilla' in $tree"
+g merge-base --is-ancestor "$basec" "$tip" || die "$rev does not descend from vanilla"
+[ -z "$(g rev-list --merges "$basec..$tip")" ] || die "vanilla..$rev has merge commits"
 mapfile -t commits < <(g rev-list --reverse "$basec..$tip")
 total=${#commits[@]}
-[ "$total" -gt 0 ] || die "base..$rev has no commits"
+[ "$total" -gt 0 ] || die "vanilla..$rev has no commits"
 
 # --- the private worktree ----------------------------------------------------
 if [ "$(w rev-parse --path-format=absolute --git-common-dir 2>/dev/null)" != "$tree/.git" ]; then
@@ -195,7 +195,7 @@ toolid=$( { echo "lint-cache-2 $btool $cc"; cat "$cfg"; gcc --version | head -1
 cpflags=(--strict --terse --showfile --show-types --no-summary)
 if [ -z "$(g rev-list --parents -1 "$basec" | cut -s -d' ' -f2)" ]; then
 	cpflags+=(--ignore UNKNOWN_COMMIT_ID)
-	note "base $(g log -1 --format=%h "$basec") has no history (tarball tree): checkpatch runs with --ignore UNKNOWN_COMMIT_ID (Fixes: targets cannot be looked up)"
+	note "vanilla $(g log -1 --format=%h "$basec") has no history (tarball tree): checkpatch runs with --ignore UNKNOWN_COMMIT_ID (Fixes: targets cannot be looked up)"
 fi
 # checkpatch runs scripts/spdxcheck.py (python3 with ply and GitPython) on
 # new files: prefer the system python3 when the one in PATH (pyenv, venv)
@@ -421,7 +421,7 @@ res() { # STATUS TEXT
 	[ "$1" = ok ] || failures=$((failures + 1))
 }
 indent() { sed 's/^/           /'; }
-note "$total commits: base..$rev ($(g log -1 --format=%h "$tip")); build: $btool, -j$jobs, objects in ${obj#"$top"/}"
+note "$total commits: vanilla..$rev ($(g log -1 --format=%h "$tip")); build: $btool, -j$jobs, objects in ${obj#"$top"/}"
 
 i=0
 for c in "${commits[@]}"; do
@@ -531,7 +531,7 @@ if [ ! -f "$patches/series" ]; then
 else
 	mapfile -t plist < <(grep -vE '^[[:space:]]*(#|$)' "$patches/series" || true)
 	[ "${#plist[@]}" = "$total" ] ||
-		echo "    note $prel/series lists ${#plist[@]} patches, base..$rev has $total commits"
+		echo "    note $prel/series lists ${#plist[@]} patches, vanilla..$rev has $total commits"
 	goto "$basec"
 	applied=0
 	for pf in "${plist[@]}"; do
@@ -555,7 +555,7 @@ else
 			[ -z "$d" ] || pmsg="$pmsg; subjects that differ:"$'\n'"$d"
 			pmsg="$pmsg"$'\n'"  files that differ (patches vs $rev): $(w diff --stat=200 HEAD "$tip" | tail -1)"$'\n'"  run test/harness/export.sh (make export) to write the series into patches/"
 		else
-			pmsg="${#plist[@]} patches of $prel apply with git am on base and give exactly the tree of $rev"
+			pmsg="${#plist[@]} patches of $prel apply with git am on vanilla and give exactly the tree of $rev"
 		fi
 	fi
 	at=$(w rev-parse HEAD)

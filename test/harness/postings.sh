@@ -1,5 +1,5 @@
 #!/bin/bash
-# postings.sh: split the series (base..series of build/linux) into the
+# postings.sh: split the series (vanilla..patched of build/linux) into the
 # postings that go to the lists, and write them.
 #
 #   postings.sh groups      one line per commit, in posting order:
@@ -31,7 +31,7 @@ set -euo pipefail
 top=$(cd "$(dirname "$0")/../.." && pwd)
 tree=$top/build/linux
 repo=$top/build/postings-repo
-placeholder='SCSI NUMA project <scsi-numa@localhost>'
+placeholder='scsi_numa project <scsi_numa@localhost>'
 die() { echo "postings: $*" >&2; exit 1; }
 g() { git -C "$tree" "$@"; }
 r() { git -C "$repo" "$@"; }
@@ -48,8 +48,8 @@ table=(
 field() { echo "$1" | cut -d'|' -f"$2"; }
 
 [ -d "$tree/.git" ] || die "no kernel tree at $tree (make tree)"
-basec=$(g rev-parse --verify -q "base^{commit}") || die "no tag base in $tree"
-tipc=$(g rev-parse --verify -q "series^{commit}") || die "no branch series in $tree"
+basec=$(g rev-parse --verify -q "vanilla^{commit}") || die "no tag vanilla in $tree"
+tipc=$(g rev-parse --verify -q "patched^{commit}") || die "no branch patched in $tree"
 
 groups() {
 	local c s t name pat n=0 hit

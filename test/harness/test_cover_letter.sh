@@ -125,7 +125,7 @@ n=check.sh
 sb=$tmp/sandbox
 mkdir -p "$sb/test/harness" "$sb/test/lib" "$sb/build/kernels/patched"
 cp "$here/check.sh" "$here/run-id.sh" "$here/placement-summary.sh" "$here/cover-letter.sh" "$sb/test/harness/"
-cp "$here/../lib/kmsg.sh" "$sb/test/lib/"
+cp "$here/../lib/kmsg.sh" "$here/../lib/expect.sh" "$sb/test/lib/"
 mkdir -p "$sb/patches" && cp "$here/../../patches/cover-letter.in" "$here/../../patches/series" "$sb/patches/"
 cat > "$sb/test/harness/vm.sh" <<'VM'
 #!/bin/bash
@@ -137,7 +137,7 @@ printf 'ok 1 boot\n' > "$o/tap"; : > "$o/dmesg.txt"
 printf '%s\t%s\tprobe\tahci\tshost\t1\t1\n' "$1" "$2" > "$o/placement.tsv"
 VM
 chmod +x "$sb/test/harness/vm.sh"
-if ! CHECK_KAT=0 "$sb/test/harness/check.sh" 'patched=numa:two-node' 'vanilla=vanilla:cpuless:01*' > "$tmp/check.out" 2>&1; then
+if ! CHECK_KAT=0 "$sb/test/harness/check.sh" 'patched:two-node' 'vanilla:cpuless:01*' > "$tmp/check.out" 2>&1; then
 	fail "check.sh with the stand-in vm.sh: $(tail -n 3 "$tmp/check.out")"
 else
 	id=$(cat "$sb/build/runs/vanilla-cpuless/run-id" 2>/dev/null)

@@ -8,8 +8,8 @@
 # the console (build/runs/KERNEL-TOPOLOGY/console.log).  Prints the guest's
 # TAP; exits with the guest's status, or 124 when the host-side timeout hit.
 # VM_RUN names the run directory (default KERNEL-TOPOLOGY); VM_CMDLINE adds
-# kernel parameters (sni.mode=compare selects the fio comparison instead of
-# the test cases, see compare.sh; sni.mode=run sni.run=PATH a program of the
+# kernel parameters (scsi_numa.mode=compare selects the fio comparison instead of
+# the test cases, see compare.sh; scsi_numa.mode=run scsi_numa.run=PATH a program of the
 # repository, see guest-init); VM_ACCEL=tcg: no KVM even when it works.
 set -uo pipefail
 kernel=$1 topo=${2:-two-node} cases=${3:-}
@@ -49,9 +49,9 @@ fi
 # VM_METER=on|KIB:WAYS[:LINE]: load the remote-access meter (qemu-plugin/,
 # TCG only; KIB:WAYS[:LINE]: its LLC model), counting into
 # $run/out/meter.txt between the guest's markers; the guest may write
-# $SNI_OUT/meter-objects (object ranges, see fio-jobs/run.sh
+# $SCSI_NUMA_OUT/meter-objects (object ranges, see fio-jobs/run.sh
 # FIO_METER_OBJECTS) for the meter to attribute accesses.  Its -plugin
-# value is built with the nodes below (arguments: snimeter.c).
+# value is built with the nodes below (arguments: scsi_numa_meter.c).
 if [ -n "${VM_METER:-}" ]; then
 	accel=tcg
 	make -s -C "$top/qemu-plugin" >/dev/null || die "cannot build the meter (qemu-plugin/)"
@@ -80,7 +80,7 @@ for ((n = 0; n < TOPO_NODES; n++)); do
 	[ "${TOPO_NODE_MEM_MB[n]}" = 0 ] && legacy_mem=1
 done
 # The meter's node map: nodemb= in -numa order, layout= as below (memdev:
-# the memory-backend-ram objects first, in node order, as snimeter.c's
+# the memory-backend-ram objects first, in node order, as scsi_numa_meter.c's
 # address map requires), cpus= present and absent CPUs.
 meter_mb="" meter_cpus=""
 for ((n = 0; n < TOPO_NODES; n++)); do
@@ -108,7 +108,7 @@ done
 args+=(-m "${mem}M" -smp "$ncpu,maxcpus=$maxcpu,sockets=$maxcpu,cores=1,threads=1")
 args+=("${TOPO_QEMU_ARGS[@]}")
 if [ -n "${VM_METER:-}" ]; then
-	meter="$top/build/qemu-plugin/libsnimeter.so,nodemb=$meter_mb,layout=${legacy_mem:+legacy}"
+	meter="$top/build/qemu-plugin/libscsi_numa_meter.so,nodemb=$meter_mb,layout=${legacy_mem:+legacy}"
 	[ -n "$legacy_mem" ] || meter+=memdev
 	meter+=",out=$run/out/meter.txt${meter_cpus:+,cpus=$meter_cpus}"
 	llc=${VM_METER#on}
@@ -123,7 +123,7 @@ fi
 args+=(-fsdev "local,id=fsroot,path=/,security_model=none,readonly=on,multidevs=remap"
        -device "virtio-9p-pci,fsdev=fsroot,mount_tag=/dev/root"
        -fsdev "local,id=fsout,path=$run/out,security_model=none"
-       -device "virtio-9p-pci,fsdev=fsout,mount_tag=sniout")
+       -device "virtio-9p-pci,fsdev=fsout,mount_tag=scsi_numa_out")
 
 # The HBAs of TOPO_HBAS (driver names), each with one disk, all behind one
 # expander bridge on TOPO_DEV_NODE (on a one-node machine: the root bus).
@@ -149,17 +149,17 @@ done
 
 cmdline="console=ttyS0 panic=-1 root=/dev/root rootfstype=9p"
 cmdline+=" rootflags=trans=virtio,version=9p2000.L,msize=262144,cache=loose ro"
-# What the host expects of this kernel (numa: the series; vanilla: not),
-# from VM_EXPECT (the Makefile) or the kernel's name; the guest fails a
-# kernel that does not match instead of judging it by what it finds.
-expect=${VM_EXPECT:-}
-[ -n "$expect" ] || case $kernel in vanilla*) expect=vanilla ;; *) expect=numa ;; esac
-case $expect in numa|vanilla) ;; *) die "VM_EXPECT=$expect: numa or vanilla" ;; esac
+# What the host expects of this kernel (vanilla or patched, from its name);
+# the guest fails a kernel that does not match instead of judging it by
+# what it finds.
+# shellcheck source=../lib/expect.sh
+. "$top/test/lib/expect.sh"
+expect=$(expect_of "$kernel")
 case $top$topofile in *[[:space:]]*) die "the path '$top' or '$topofile' contains spaces: the kernel command line cannot carry it" ;; esac
-cmdline+=" init=$top/test/harness/guest-init sni.top=$top sni.kernel=$kernel sni.topo=$topo sni.expect=$expect"
+cmdline+=" init=$top/test/harness/guest-init scsi_numa.top=$top scsi_numa.kernel=$kernel scsi_numa.topo=$topo scsi_numa.expect=$expect"
 # A topology outside test/harness/topo/: its file, for the guest.
-[ "$topofile" = "$top/test/harness/topo/$topo" ] || cmdline+=" sni.topofile=$topofile"
-[ -n "$cases" ] && cmdline+=" sni.cases=$cases"
+[ "$topofile" = "$top/test/harness/topo/$topo" ] || cmdline+=" scsi_numa.topofile=$topofile"
+[ -n "$cases" ] && cmdline+=" scsi_numa.cases=$cases"
 # The guest's own budget: its cases stop (and say which) before the host's
 # timeout kills the VM.
 # A debug kernel (SLUB_DEBUG_ON: red zones, poisoning, sanity checks, user
@@ -168,8 +168,8 @@ cmdline+=" init=$top/test/harness/guest-init sni.top=$top sni.kernel=$kernel sni
 tcmd=${TOPO_CMDLINE:-}
 grep -qx CONFIG_SLUB_DEBUG_ON=y "$kdir/.config" 2>/dev/null && tcmd=${tcmd//slub_debug=U/slub_debug=FZPU}
 # Case timeouts scale on a KASAN kernel (several times slower under TCG).
-grep -qx CONFIG_KASAN=y "$kdir/.config" 2>/dev/null && tcmd+=" sni.tscale=${VM_TSCALE:-4}"
-cmdline+=" $tcmd sni.budget=$((timeout_s - 60))${VM_CHURN:+ sni.churn=$VM_CHURN} log_buf_len=8M ${VM_CMDLINE:-}"
+grep -qx CONFIG_KASAN=y "$kdir/.config" 2>/dev/null && tcmd+=" scsi_numa.tscale=${VM_TSCALE:-4}"
+cmdline+=" $tcmd scsi_numa.budget=$((timeout_s - 60))${VM_CHURN:+ scsi_numa.churn=$VM_CHURN} log_buf_len=8M ${VM_CMDLINE:-}"
 
 echo "# vm: $kernel/$topo: accel=$accel${icount:+ icount=$icount} cpus=$ncpu/$maxcpu mem=${mem}M expect=$expect, console: $run/console.log" >&2
 start=$(date +%s)

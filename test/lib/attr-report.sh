@@ -13,7 +13,7 @@
 # attribute.
 set -u
 dbg=/sys/kernel/debug/block
-echo "# scsi-numa-inspect 1"
+echo "# scsi_numa_inspect 1"
 echo "# from the numa_node attributes (kinds shost, hctx; mem field 'attr')"
 for h in /sys/class/scsi_host/host*; do
 	[ -e "$h" ] || continue

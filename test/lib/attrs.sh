@@ -9,19 +9,19 @@
 #     Skipped, and counted: a node without memory (the allocation fell
 #     back elsewhere), -1 (allocated without a node), a device without a
 #     disk (no debugfs directory).
-# Without an inspector (host-check's reduced mode, SNI_INSPECTOR=attributes)
+# Without an inspector (host-check's reduced mode, SCSI_NUMA_INSPECTOR=attributes)
 # there is nothing to compare: said so.  On a kernel without them: "absent (vanilla)", or a failure when the host
 # expects the series.  Needs common.sh (topology, judge_mode).  Returns 1
 # on any disagreement.
 attrs_agree() {
 	local rec=$1 rc=0 hosts=0 hctxs=0 skipped="" h dev node sys id q attr disk
 	local -a f blk
-	if [ "${SNI_INSPECTOR:-}" = attributes ]; then
+	if [ "${SCSI_NUMA_INSPECTOR:-}" = attributes ]; then
 		echo "attributes vs inspector: not compared (no inspector: the report was read from the attributes)"
 		return 0
 	fi
 	if ! ls /sys/class/scsi_host/host*/numa_node >/dev/null 2>&1; then
-		[ "$(judge_mode)" = numa ] &&
+		[ "$(judge_mode)" = patched ] &&
 			{ echo "FAIL: attributes: /sys/class/scsi_host/hostN/numa_node absent, and the host expects the series"; return 1; }
 		echo "attributes: absent (vanilla)"
 		return 0

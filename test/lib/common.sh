@@ -1,31 +1,31 @@
 # shellcheck shell=bash
 # Sourced by every guest test case.  Environment from guest-init:
-#   SNI_TOP (repo), SNI_KERNEL (vanilla|patched|...), SNI_TOPO, SNI_OUT,
-#   SNI_EXPECT (numa|vanilla: what the host expects of this kernel).
-#   test/harness/host-check.sh (a real machine) sets no SNI_EXPECT, and SNI_TOPO_FILE
-#   (the machine's topology, written from /sys) and SNI_INSPECTOR (the
+#   SCSI_NUMA_TOP (repo), SCSI_NUMA_KERNEL (vanilla|patched|...), SCSI_NUMA_TOPO, SCSI_NUMA_OUT,
+#   SCSI_NUMA_EXPECT (patched|vanilla: what the host expects of this kernel).
+#   test/harness/host-check.sh (a real machine) sets no SCSI_NUMA_EXPECT, and SCSI_NUMA_TOPO_FILE
+#   (the machine's topology, written from /sys) and SCSI_NUMA_INSPECTOR (the
 #   inspector module, or "attributes": the numa_node attributes instead).
-SNI_TOPO_FILE=${SNI_TOPO_FILE:-$SNI_TOP/test/harness/topo/$SNI_TOPO}
+SCSI_NUMA_TOPO_FILE=${SCSI_NUMA_TOPO_FILE:-$SCSI_NUMA_TOP/test/harness/topo/$SCSI_NUMA_TOPO}
 # shellcheck source=/dev/null
-. "$SNI_TOPO_FILE"
+. "$SCSI_NUMA_TOPO_FILE"
 
 # shellcheck source=kmsg.sh
-. "$SNI_TOP/test/lib/kmsg.sh"
+. "$SCSI_NUMA_TOP/test/lib/kmsg.sh"
 # shellcheck source=cpulist.sh
-. "$SNI_TOP/test/lib/cpulist.sh"
+. "$SCSI_NUMA_TOP/test/lib/cpulist.sh"
 
 fail() { echo "FAIL: $*"; exit 1; }
 skip() { echo "SKIP: $*"; exit 4; }
 info() { echo "$*"; }
 
-# Does the running kernel have the series (scsi_host_alloc_node())?
-kernel_is_numa_aware() { grep -qw scsi_host_alloc_node /proc/kallsyms; }
-# How placement is judged: as the host says (SNI_EXPECT, checked against the
+# Is the running kernel patched (has scsi_host_alloc_node())?
+kernel_is_patched() { grep -qw scsi_host_alloc_node /proc/kallsyms; }
+# How placement is judged: as the host says (SCSI_NUMA_EXPECT, checked against the
 # kernel by run-cases before any case runs).  Only a run without a host (a
-# real machine, SNI_EXPECT unset) goes by what the kernel has.
+# real machine, SCSI_NUMA_EXPECT unset) goes by what the kernel has.
 judge_mode() {
-	if [ -n "${SNI_EXPECT:-}" ]; then echo "$SNI_EXPECT"
-	elif kernel_is_numa_aware; then echo numa
+	if [ -n "${SCSI_NUMA_EXPECT:-}" ]; then echo "$SCSI_NUMA_EXPECT"
+	elif kernel_is_patched; then echo patched
 	else echo vanilla; fi
 }
 
@@ -75,12 +75,12 @@ wait_for() {
 }
 
 inspector_report() {	# $1: output file
-	if [ "${SNI_INSPECTOR:-}" = attributes ]; then
-		"$SNI_TOP/test/lib/attr-report.sh" > "$1" || skip "$(tail -n 1 "$1")"
+	if [ "${SCSI_NUMA_INSPECTOR:-}" = attributes ]; then
+		"$SCSI_NUMA_TOP/test/lib/attr-report.sh" > "$1" || skip "$(tail -n 1 "$1")"
 		return
 	fi
 	[ -r /sys/kernel/debug/scsi_numa_inspect ] ||
-		insmod "${SNI_INSPECTOR:-$SNI_TOP/build/kernels/$SNI_KERNEL/scsi_numa_inspect.ko}" ||
+		insmod "${SCSI_NUMA_INSPECTOR:-$SCSI_NUMA_TOP/build/kernels/$SCSI_NUMA_KERNEL/scsi_numa_inspect.ko}" ||
 		fail "cannot load the placement inspector"
 	cat /sys/kernel/debug/scsi_numa_inspect > "$1" || fail "cannot read the inspector"
 	# An inspector built against another tree than this kernel's misreads
@@ -96,7 +96,7 @@ inspector_report() {	# $1: output file
 # measure what it claims to.  (scsi_debug hosts have no hostdata.)  From the
 # attributes (no inspector): the host's and each hardware queue's node only.
 REQUIRED_KINDS=shost,tags,rq_page,sense,starget,sdev,budget_map,request_queue,hctx,scsi_disk,gendisk
-[ "${SNI_INSPECTOR:-}" = attributes ] && REQUIRED_KINDS=shost,hctx
+[ "${SCSI_NUMA_INSPECTOR:-}" = attributes ] && REQUIRED_KINDS=shost,hctx
 
 # placement_check RECORDS CONTEXT NODE [placement.py args..]
 #   Judge the hosts selected by the extra args (--hosts/--hostno) against
@@ -105,13 +105,13 @@ placement_check() {
 	local rec=$1 ctx=$2 node=$3 mode
 	shift 3
 	mode=$(judge_mode)
-	echo "kernel $SNI_KERNEL ($(uname -r)): $( [ "$mode" = numa ] &&
-		echo 'has scsi_host_alloc_node: judged as NUMA-aware' ||
+	echo "kernel $SCSI_NUMA_KERNEL ($(uname -r)): $( [ "$mode" = patched ] &&
+		echo 'has scsi_host_alloc_node: judged as patched' ||
 		echo 'no scsi_host_alloc_node: vanilla behaviour, placement reported')"
-	python3 "$SNI_TOP/test/lib/placement.py" "$rec" --node "$node" \
-		--context "$ctx" --judge "$mode" --topology "$SNI_TOPO_FILE" \
-		--require "$REQUIRED_KINDS" --tsv "$SNI_OUT/placement.tsv" --queue-tsv "$SNI_OUT/queues.tsv" \
-		--kernel "$SNI_KERNEL" --topo "$SNI_TOPO" "$@"
+	python3 "$SCSI_NUMA_TOP/test/lib/placement.py" "$rec" --node "$node" \
+		--context "$ctx" --judge "$mode" --topology "$SCSI_NUMA_TOPO_FILE" \
+		--require "$REQUIRED_KINDS" --tsv "$SCSI_NUMA_OUT/placement.tsv" --queue-tsv "$SCSI_NUMA_OUT/queues.tsv" \
+		--kernel "$SCSI_NUMA_KERNEL" --topo "$SCSI_NUMA_TOPO" "$@"
 }
 
 # A CPU that is not on node $1 (and not on node $2 if there is a choice);
@@ -349,7 +349,7 @@ placement_hbas() {
 # suites come with the series); on a NUMA-aware one the module must exist.
 kunit_run() {
 	local mod=$1 suite=$2 res sub bad
-	if [ "$(judge_mode)" != numa ]; then
+	if [ "$(judge_mode)" != patched ]; then
 		modinfo "$mod" >/dev/null 2>&1 && fail "vanilla kernel has the series' $mod module"
 		skip "vanilla kernel: $mod comes with the series (expected)"
 	fi
@@ -358,8 +358,8 @@ kunit_run() {
 	res=/sys/kernel/debug/kunit/$suite/results
 	[ -r "$res" ] || fail "no KUnit results at $res"
 	# The debugfs file goes away with the module: keep a copy.
-	cp "$res" "$SNI_OUT/kunit-$suite.ktap"
-	res=$SNI_OUT/kunit-$suite.ktap
+	cp "$res" "$SCSI_NUMA_OUT/kunit-$suite.ktap"
+	res=$SCSI_NUMA_OUT/kunit-$suite.ktap
 	cat "$res"
 	rmmod "$mod"
 	# Subtests are indented "ok N name" / "not ok N name"; the suite line is not.

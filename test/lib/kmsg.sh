@@ -21,7 +21,7 @@ KMSG_LAST=""
 # kmsg_mark TEXT: write a marker; the next slice starts after it.
 kmsg_mark() {
 	KMSG_SEQ=$((KMSG_SEQ + 1))
-	KMSG_LAST="sni-mark $$-$KMSG_SEQ:"
+	KMSG_LAST="scsi_numa_mark $$-$KMSG_SEQ:"
 	if [ -n "${KMSG_FILE:-}" ]; then
 		echo "$KMSG_LAST $*" >> "$KMSG_FILE"
 	else

@@ -2,7 +2,7 @@
 """Turn scsi_numa_inspect records into a placement verdict.
 
 placement.py RECORDS (--hosts NAME[,NAME..] | --hostno H[,H..]) --node N --context LABEL
-             [--judge numa|vanilla] [--vanilla-node KIND=N[,KIND=N..]]
+             [--judge patched|vanilla] [--vanilla-node KIND=N[,KIND=N..]]
              [--require KIND[,KIND..]] [--tsv FILE] [--kernel NAME] [--topo NAME]
              [--queue-map Q=CPUS[;Q=CPUS..] --topology FILE] [--queue-tsv FILE]
              [--judge-queues] [--no-dev-node-check] [--dev-node N]
@@ -30,7 +30,7 @@ correct rule has, none of them a choice among a queue's nodes:
   (c) a single queue (it serves every CPU) on the host's node, N.
 A queue whose node has no memory may have its objects on any node with
 memory (the allocator's fallback): only then (a) cannot be seen.
---judge numa: (a), (b) and (c).  --judge vanilla: each queue where vanilla
+--judge patched: (a), (b) and (c).  --judge vanilla: each queue where vanilla
 puts it, the node of its first CPU (blk_mq_hw_queue_to_node(): the lowest
 possible CPU mapped to the queue), which implies (a); (c) does not hold on
 vanilla (CPU 0's node).  --judge-queues: (a) and (b) on any kernel.
@@ -47,7 +47,7 @@ objects when:
     (unless --no-dev-node-check: a vanilla scsi_debug host has no node);
   - a required kind has no record for a host (the measurement is incomplete),
     or a queue of the map that serves CPUs has no object;
-  - --judge numa: an object other than a queue's is off node N, or a queue
+  - --judge patched: an object other than a queue's is off node N, or a queue
     breaks (a), (b) or (c);
   - --judge vanilla: an object of a kind named by --vanilla-node is not on
     the node given there, or there is none, or a queue is not on its first
@@ -69,7 +69,7 @@ HEADER = os.path.join(os.path.dirname(__file__), '..', '..', 'include', 'scsi_nu
 
 def known_kinds():
     text = open(HEADER).read()
-    block = text[text.index('#define SNI_KINDS(X)'):]
+    block = text[text.index('#define SCSI_NUMA_KINDS(X)'):]
     block = block[:block.index('\n\n')]
     return re.findall(r'X\((\w+),', block)
 
@@ -78,8 +78,8 @@ def parse(path, kinds):
     hosts, objs = {}, collections.defaultdict(list)
     with open(path) as f:
         first = f.readline().split()
-        if first[:2] != ['#', 'scsi-numa-inspect'] or first[2] != '1':
-            sys.exit(f'{path}: not a version 1 scsi-numa-inspect report: {first}')
+        if first[:2] != ['#', 'scsi_numa_inspect'] or first[2] != '1':
+            sys.exit(f'{path}: not a version 1 scsi_numa_inspect report: {first}')
         for line in f:
             w = line.split()
             if not w:
@@ -196,7 +196,7 @@ def main():
     ap.add_argument('--accept-nodes', default='')
     ap.add_argument('--node', type=int, required=True)
     ap.add_argument('--context', required=True)
-    ap.add_argument('--judge', choices=['numa', 'vanilla'], required=True)
+    ap.add_argument('--judge', choices=['patched', 'vanilla'], required=True)
     ap.add_argument('--vanilla-node', default='')
     ap.add_argument('--require', default='')
     ap.add_argument('--tsv')
@@ -288,8 +288,8 @@ def main():
         with open(a.queue_tsv, 'a') as f:
             for r in queue_rows:
                 f.write('\t'.join([a.kernel, a.topo, a.context] + [str(x) for x in r]) + '\n')
-    if a.judge == 'numa':
-        print(f'judged as: NUMA-aware kernel, every object on node {a.node}'
+    if a.judge == 'patched':
+        print(f'judged as: patched kernel, every object on node {a.node}'
               + (', but each queue\'s: (a), (b), (c)' if queues is not None else ''))
         for k, lst in off_by_kind.items():
             errors += [f'off node: {x}' for x in lst]
@@ -353,13 +353,13 @@ def judge_queues(a, queues, h, name, objs, rows):
               f'; objects on node {",".join(map(str, sorted(found)))} ({len(lst)})'
               f'; (a) {"yes" if held_a else "NO"}, (b) {"yes" if held_b else "NO"}'
               + (f', (c) {"yes" if held_c else "NO"} (host node {queues.host})' if queues.single else ''))
-        strict = a.judge == 'numa' or a.judge_queues
+        strict = a.judge == 'patched' or a.judge_queues
         if strict and not held_a:
             errors.append(f'(a) {what}: its objects are on several nodes: {evidence}')
         if strict and held_a and not held_b:
             errors.append(f'(b) {what} is on node {",".join(map(str, sorted(found)))}, where none '
                           f'of its present CPUs is: {evidence}')
-        if a.judge == 'numa' and held_a and held_c is False:
+        if a.judge == 'patched' and held_a and held_c is False:
             errors.append(f'(c) {what}: a single queue, on node {",".join(map(str, sorted(found)))}, '
                           f'not on the host\'s node {queues.host}: {evidence}')
         if a.judge == 'vanilla' and cpus:

@@ -7,7 +7,7 @@
 # test/meta/*.out: all.out (every case), selected.out (-p '01*,03*': exit
 # 0), setup-bail-out.out (a setup whose modprobe fails: Bail out!).
 #
-# On the host, harmlessly: no SNI_EXPECT (run-cases' real-machine mode:
+# On the host, harmlessly: no SCSI_NUMA_EXPECT (run-cases' real-machine mode:
 # kmemleak left alone), a topology without HBAs (topo: setup loads
 # nothing), a fake modprobe for the bail-out, and the kernel log replaced
 # by a file (KMSG_FILE, test/lib/kmsg.sh) that starts with a BUG line from
@@ -33,9 +33,9 @@ meta() {
 	shift 2
 	mkdir "$out"
 	echo "[    1.000000] BUG: a problem before this run, not its to judge" > "$out/kmsg"
-	env -u SNI_EXPECT -u SNI_BUDGET -u SNI_TSCALE -u CASE_TIMEOUT -u SNI_INSPECTOR \
-		PATH="$tmp/bin:$PATH" KMSG_FILE="$out/kmsg" SNI_TOP="$top" SNI_KERNEL=meta \
-		SNI_TOPO=meta SNI_TOPO_FILE="$topo" SNI_OUT="$out/out" \
+	env -u SCSI_NUMA_EXPECT -u SCSI_NUMA_BUDGET -u SCSI_NUMA_TSCALE -u CASE_TIMEOUT -u SCSI_NUMA_INSPECTOR \
+		PATH="$tmp/bin:$PATH" KMSG_FILE="$out/kmsg" SCSI_NUMA_TOP="$top" SCSI_NUMA_KERNEL=meta \
+		SCSI_NUMA_TOPO=meta SCSI_NUMA_TOPO_FILE="$topo" SCSI_NUMA_OUT="$out/out" \
 		"$top/test/run-cases" -d "$here/cases" "$@" > "$out/tap" 2> "$out/err"
 	rc=$?
 	{

@@ -1,9 +1,9 @@
 #!/bin/bash
-# check-base.sh (make check-base): do the postings apply and build on
+# check-upstream.sh (make check-upstream): do the postings apply and build on
 # upstream 7.3.4 without Debian's patches?
 #
 # 1. The base: Debian's linux_7.3.4.orig.tar.xz (korig.sh; KORIG_TARBALL=
-#    for another tarball), unpacked once into build/check-base/tree, a git
+#    for another tarball), unpacked once into build/check-upstream/tree, a git
 #    repository of its own (tag "orig"), never build/linux.
 # 2. What differs: Debian's tree (tag "base" of build/linux) against
 #    "orig", file by file: debian-vs-orig.txt, and which of those files the
@@ -13,35 +13,35 @@
 #    series' own commits) is applied with git am on "orig" alone -- on the
 #    earlier postings only if it does not apply alone -- and then all of
 #    them in posting order.
-# 4. Builds, nice -n 15, -j$CHECK_BASE_JOBS (default 2), object directory
-#    build/check-base/obj: the config of build/kernels/patched/.config if
+# 4. Builds, nice -n 15, -j$CHECK_UPSTREAM_JOBS (default 2), object directory
+#    build/check-upstream/obj: the config of build/kernels/patched/.config if
 #    there is one, else kbuild.sh's (tinyconfig + kernel.config), through
 #    make olddefconfig; then "make <the directories of every .c file the
 #    series changes>/" for all postings together, and for each posting
-#    alone (CHECK_BASE_ALONE=0: all together only).
+#    alone (CHECK_UPSTREAM_ALONE=0: all together only).
 #
-# Output: build/check-base/result (read by cover-letter.sh for @BASE@),
-# debian-vs-orig.txt, logs under build/check-base/logs/.  Exit 0 when every
+# Output: build/check-upstream/result (read by cover-letter.sh for @BASE@),
+# debian-vs-orig.txt, logs under build/check-upstream/logs/.  Exit 0 when every
 # posting applies and every build succeeds, 1 on a failure, 2 when the
 # check could not be done (no tarball, no tree).
 set -euo pipefail
 start=$(date +%s)
 top=$(cd "$(dirname "$0")/../.." && pwd)
 tree=$top/build/linux
-d=$top/build/check-base
+d=$top/build/check-upstream
 wt=$d/tree
 obj=$d/obj
 logs=$d/logs
-jobs=${CHECK_BASE_JOBS:-2}
+jobs=${CHECK_UPSTREAM_JOBS:-2}
 frag=$top/test/harness/kernel.config
-die() { echo "check-base: $*" >&2; exit 2; }
-note() { echo "check-base: $*"; }
+die() { echo "check-upstream: $*" >&2; exit 2; }
+note() { echo "check-upstream: $*"; }
 g() { git -C "$tree" "$@"; }
 w() { git -C "$wt" "$@"; }
 [ -d "$tree/.git" ] || die "no kernel tree at $tree (make tree)"
 mkdir -p "$d" "$logs"
 exec 9>"$d/lock"
-flock -n 9 || die "another check-base holds $d/lock"
+flock -n 9 || die "another check-upstream holds $d/lock"
 
 tarball=$("$top/test/harness/korig.sh") ||
 	die "no orig tarball (see korig's message above); KORIG_TARBALL=/path/to/linux-7.3.4.tar.xz checks against that one"
@@ -56,8 +56,8 @@ if [ "$(cat "$d/tree.source" 2>/dev/null)" != "$source_line" ] || [ ! -d "$wt/.g
 	tar -xJf "$tarball" -C "$wt" --strip-components=1
 	git init -q "$wt"
 	w config gc.auto 0
-	w config user.name check-base
-	w config user.email check-base@localhost
+	w config user.name check-upstream
+	w config user.email check-upstream@localhost
 	w add -f -A
 	w -c core.hooksPath=/dev/null commit -q -m "orig: $(make -s -C "$wt" kernelversion 2>/dev/null) ($source_line)"
 	w tag orig
@@ -71,17 +71,17 @@ origc=$(w rev-parse orig)
 # the two trees share almost every blob but no commit, so a fetch would
 # copy the whole tree.
 echo "$tree/.git/objects" > "$wt/.git/objects/info/alternates"
-debc=$(g rev-parse base)
+debc=$(g rev-parse vanilla)
 w diff --no-renames --name-status orig "$debc" > "$d/debian-vs-orig.txt"
 ndiff=$(wc -l < "$d/debian-vs-orig.txt")
 g diff --name-only base series > "$d/series-files.txt"
 cut -f2 "$d/debian-vs-orig.txt" | grep -xF -f "$d/series-files.txt" > "$d/series-files-debian-changed.txt" || true
 nboth=$(wc -l < "$d/series-files-debian-changed.txt")
-note "Debian's base (build/linux tag base) differs from this base in $ndiff files ($(cut -f1 "$d/debian-vs-orig.txt" | sort | uniq -c | awk '{printf "%s%s %s", s, $2, $1; s=", "}')): ${d#"$top"/}/debian-vs-orig.txt"
+note "Debian's base (build/linux tag vanilla) differs from this base in $ndiff files ($(cut -f1 "$d/debian-vs-orig.txt" | sort | uniq -c | awk '{printf "%s%s %s", s, $2, $1; s=", "}')): ${d#"$top"/}/debian-vs-orig.txt"
 note "of those, the series changes $nboth$( [ "$nboth" = 0 ] || echo ": $(paste -sd' ' "$d/series-files-debian-changed.txt")")"
 
 # --- 3. the postings, applied with git am ---------------------------------------
-series=$(g rev-parse series)
+series=$(g rev-parse patched)
 mapfile -t names < <("$top/test/harness/postings.sh" groups | awk '{print $1}' | uniq)
 pdir=$d/patches
 rm -rf "$pdir"; mkdir -p "$pdir"
@@ -139,12 +139,12 @@ if am_on "$origc" "${names[@]}"; then
 	# diff without line numbers, so a different base's offsets do not count).
 	# Only where Debian changes none of the series' files: context lines count.
 	if [ "$nboth" != 0 ]; then
-		same="not compared with base..series (Debian changes $nboth of its files)"
+		same="not compared with vanilla..patched (Debian changes $nboth of its files)"
 	elif [ "$(w diff orig "$alltip" | git patch-id --stable | cut -d' ' -f1)" = \
 	     "$(g diff base series | git patch-id --stable | cut -d' ' -f1)" ]; then
-		same="the same change as base..series"
+		same="the same change as vanilla..patched"
 	else
-		same="NOT the same change as base..series (stale build/postings/? make export POSTER=...)"
+		same="NOT the same change as vanilla..patched (stale build/postings/? make export POSTER=...)"
 		failures=$((failures + 1))
 	fi
 	note "git am of all postings in order (${names[*]}) on orig: ok, $same"
@@ -204,7 +204,7 @@ if [ -n "$alltip" ]; then
 	built[all]=$built_msg
 	note "objects: $(grep -c '\.c$' "$d/series-files.txt") .c files changed${missing:+, not built: $missing}"
 fi
-if [ "${CHECK_BASE_ALONE:-1}" = 1 ]; then
+if [ "${CHECK_UPSTREAM_ALONE:-1}" = 1 ]; then
 	for name in "${names[@]}"; do
 		[ -n "${tip[$name]:-}" ] || continue
 		build "$name" "${tip[$name]}"; built[$name]=$built_msg
@@ -217,7 +217,7 @@ w checkout -q -f --detach "$origc"
 	echo "date: $(date -u '+%Y-%m-%d %H:%M UTC')"
 	echo "base: $source_line"
 	echo "series: $series"
-	echo "differ: $ndiff files differ between Debian's linux-source (build/linux tag base) and this base; the series changes $nboth of them"
+	echo "differ: $ndiff files differ between Debian's linux-source (build/linux tag vanilla) and this base; the series changes $nboth of them"
 	echo "config: $cfgname"
 	echo "make: make olddefconfig; make ${dirs[*]}"
 	for name in "${names[@]}"; do

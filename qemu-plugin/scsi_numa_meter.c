@@ -1,12 +1,12 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * snimeter: QEMU (7.2, plugin API version 1) TCG plugin counting a guest's
+ * scsi_numa_meter: QEMU (7.2, plugin API version 1) TCG plugin counting a guest's
  * memory accesses by (node of the accessing vCPU, node of the memory),
  * kernel/user mode and read/write, with an optional per-node LLC model
  * counting (remote) misses.  x86-64 guests, system emulation, -accel tcg.
  *
  *   qemu-system-x86_64 -accel tcg ... \
- *     -plugin build/qemu-plugin/libsnimeter.so,nodemb=512;512,cpus=0-1:0;2-3:1,out=/path
+ *     -plugin build/qemu-plugin/libscsi_numa_meter.so,nodemb=512;512,cpus=0-1:0;2-3:1,out=/path
  *
  * Arguments (each one QEMU -plugin key=value; a list inside a value is
  * separated by ';' (quote it in a shell) or by ',,' which QEMU turns into
@@ -64,7 +64,7 @@
  *
  * WINDOWS.  Counting is off at start (unless window=open).  The guest opens
  * and closes windows by executing the marker instruction of
- * snimeter-mark.h (movabs $0x534e494d4554000C, %rax, C = 1 start, 2 stop,
+ * scsi_numa_meter_mark.h (movabs $0x534e494d4554000C, %rax, C = 1 start, 2 stop,
  * 3 reset totals, 4 dump totals), recognised at translation and acted upon
  * when executed, before the instruction.  For the marking thread this is
  * exact in program order.  A window counts the accesses of ALL vCPUs
@@ -617,7 +617,7 @@ static void plugin_exit(qemu_plugin_id_t id, void *p)
 
 static int perr(const char *what, const char *s)
 {
-	fprintf(stderr, "snimeter: bad %s: '%s'\n", what, s);
+	fprintf(stderr, "scsi_numa_meter: bad %s: '%s'\n", what, s);
 	return -1;
 }
 
@@ -777,11 +777,11 @@ QEMU_PLUGIN_EXPORT int qemu_plugin_install(qemu_plugin_id_t id, const qemu_info_
 	int i;
 
 	if (!info->system_emulation) {
-		fprintf(stderr, "snimeter: system emulation only\n");
+		fprintf(stderr, "scsi_numa_meter: system emulation only\n");
 		return -1;
 	}
 	if (strcmp(info->target_name, "x86_64"))
-		fprintf(stderr, "snimeter: warning: target %s: kernel/user mode and the marker assume x86_64\n",
+		fprintf(stderr, "scsi_numa_meter: warning: target %s: kernel/user mode and the marker assume x86_64\n",
 			info->target_name);
 	for (i = 0; i < 1024; i++)
 		cpu_node_of[i] = MAX_NODES;
@@ -834,7 +834,7 @@ QEMU_PLUGIN_EXPORT int qemu_plugin_install(qemu_plugin_id_t id, const qemu_info_
 		return -1;
 	out = stderr;
 	if (outpath && !(out = fopen(outpath, "w"))) {
-		fprintf(stderr, "snimeter: cannot write %s: %s\n", outpath, strerror(errno));
+		fprintf(stderr, "scsi_numa_meter: cannot write %s: %s\n", outpath, strerror(errno));
 		return -1;
 	}
 	nvcpus = info->system.max_vcpus;
@@ -847,22 +847,22 @@ QEMU_PLUGIN_EXPORT int qemu_plugin_install(qemu_plugin_id_t id, const qemu_info_
 		return -1;
 	memset(vcpu_counts, 0, nvcpus * sizeof(*vcpu_counts));
 
-	fprintf(out, "# snimeter: vcpus %d, address map (QEMU 7.2 plugin addresses):", nvcpus);
+	fprintf(out, "# scsi_numa_meter: vcpus %d, address map (QEMU 7.2 plugin addresses):", nvcpus);
 	for (i = 0; i < nranges; i++)
 		fprintf(out, " %d:0x%" PRIx64 "-0x%" PRIx64, ranges[i].node, ranges[i].start,
 			ranges[i].end);
-	fprintf(out, "\n# snimeter: cpu nodes:");
+	fprintf(out, "\n# scsi_numa_meter: cpu nodes:");
 	for (i = 0; i < nvcpus; i++) {
 		char b[16];
 
 		fprintf(out, " %d:%s", i, node_name(cpu_node_of[i], b));
 	}
-	fprintf(out, "\n# snimeter: llc %s", llc_on ? "" : "off");
+	fprintf(out, "\n# scsi_numa_meter: llc %s", llc_on ? "" : "off");
 	if (llc_on)
 		fprintf(out, "%" PRIu64 " KiB %u ways %u B lines (%" PRIu64 " sets) per node",
 			(llc_sets * llc_ways << llc_line_shift) >> 10, llc_ways,
 			1u << llc_line_shift, llc_sets);
-	fprintf(out, "\n# snimeter: window %s at start\n", win_open ? "open" : "closed");
+	fprintf(out, "\n# scsi_numa_meter: window %s at start\n", win_open ? "open" : "closed");
 	if (win_open)
 		win_no = 1;
 	fflush(out);
