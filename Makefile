@@ -1,20 +1,24 @@
 # scsi_numa: kernel series, placement inspector and test harness.
-# See README.  Everything generated goes under build/.
+# See README.  Everything generated goes under build/.  Settings (JOBS,
+# VM_TIMEOUT, COMPARE_REPS, FIO_*, ...): config.example; their defaults
+# live in test/lib/config.sh only, which every script below reads.
 #
-#   make check              lint, deps, both kernels, the runs of CHECK_RUNS, summary
+#   make check              deps, lint, both kernels, the runs of CHECK_RUNS, summary
 #   make check-full         both kernels and the debug kernel in every topology, long churn
 #   make lint-series        every commit of the series: W=1, sparse, checkpatch, kernel-doc
 #   make lint               host-side checks only (seconds, no guest)
 #   make kernels            build build/kernels/{vanilla,patched}
 #   make kernels-debug      build build/kernels/debug (the series, KASAN/kmemleak/lockdep...)
 #   make vm K=patched TOPO=cpuless [CASES='1*']   one guest run, TAP on stdout
-#   make compare            the main job: vanilla vs patched, CPUs local vs remote, fio
-#                           IOPS and the meter's remote accesses per I/O (COMPARE_REPS, FIO_*)
+#   make compare            the measurement: vanilla vs patched, CPUs local vs remote, fio
+#                           IOPS and the meter's remote accesses per I/O
+#   make compare-smoke      the same, short (scsi_debug only, 2 repetitions of 2 s
+#                           runs; ~10 min): build/compare-smoke, not for the letter
 #   make tree / make export the kernel git tree <-> patches/; make export
 #                           POSTER="Name <addr>" [BASE_COMMIT=<id>] also writes
 #                           the postable series under build/postings/
-#   make check-upstream         the postings on upstream 7.3.4 without Debian's
-#                           patches (Debian's orig tarball): git am + build
+#   make check-upstream [ORIG=linux-7.3.4.tar.xz]   the postings on upstream
+#                           7.3.4 without Debian's patches: git am + build
 #   make inspector KDIR=... the inspector alone, against any kernel build dir
 #   make blktests BLKTESTS=/path/to/blktests [K=patched] [TOPO=two-node]
 #                           blktests/'s tests copied into that checkout and
@@ -22,6 +26,9 @@
 #   make host-check [DISK=/dev/sdX [CONFIRM_WRITE=/dev/sdX]]   as root on a
 #                           real machine: the scsi_debug cases and placement
 #                           on its running kernel (README, "On a real server")
+# The capital names after a target are its arguments (what to run, not how):
+# K, TOPO, CASES, DISK, CONFIRM_WRITE, INSPECTOR, BLKTESTS, BTESTS, POSTER,
+# BASE_COMMIT, COVER_COMPARE, ORIG, KDIR.
 
 H := test/harness
 K ?= patched
@@ -59,7 +66,7 @@ TOPOS := two-node cpuless hotplug memless one-node four-node
 # topology, the long churn.
 FULL_RUNS ?= $(foreach t,$(TOPOS),vanilla:$(t) patched:$(t) debug:$(t))
 
-.PHONY: all check check-full lint lint-series check-upstream deps tree export kernels kernels-debug vm compare inspector host-check clean distclean
+.PHONY: all check check-full lint lint-series check-upstream deps tree export kernels kernels-debug vm compare compare-smoke inspector host-check clean distclean
 .NOTPARALLEL:
 
 all: kernels
@@ -81,7 +88,7 @@ export:
 
 # Not part of make check: about 15 min on 2 cores (README).
 check-upstream:
-	@$(H)/check-upstream.sh
+	@$(H)/check-upstream.sh $(if $(ORIG),--orig $(ORIG))
 
 kernels: tree
 	@$(H)/kbuild.sh vanilla vanilla
@@ -97,20 +104,16 @@ check: deps lint kernels
 	@$(H)/check.sh $(foreach r,$(CHECK_RUNS),'$(r)')
 
 check-full: deps lint kernels kernels-debug
-	@CHECK_CHURN=long $(H)/check.sh $(foreach r,$(FULL_RUNS),'$(r)')
+	@$(H)/check.sh --churn long $(foreach r,$(FULL_RUNS),'$(r)')
 
 lint-series: tree
 	@$(H)/lint-series.sh
 
-# The main job's settings (README): 3 alternating repetitions, 4 KiB random
-# reads at queue depth 32, 3 s per run, one fio process; any of them can be
-# overridden from the environment or the command line (fio-jobs/README).
-COMPARE_ENV = COMPARE_REPS=$${COMPARE_REPS:-3} FIO_JOBS="$${FIO_JOBS:-randread-4k}" \
-	FIO_QDS="$${FIO_QDS:-32}" FIO_RUNTIME=$${FIO_RUNTIME:-3} FIO_RAMP=$${FIO_RAMP:-1} \
-	FIO_NUMJOBS=$${FIO_NUMJOBS:-1}
-
 compare: deps kernels
-	@$(COMPARE_ENV) $(H)/compare.sh
+	@$(H)/compare.sh
+
+compare-smoke: deps kernels
+	@$(H)/compare.sh --smoke
 
 # blktests is not in Debian's archive: CI cannot run these (blktests/README).
 # BTESTS='scsi/013 ...' picks tests (default: all of blktests/tests/).

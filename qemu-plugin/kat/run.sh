@@ -1,5 +1,5 @@
 #!/bin/bash
-# kat/run.sh [KERNEL]: known-answer test of the scsi_numa_meter plugin.
+# kat/run.sh [--no-baseline] [KERNEL]: known-answer test of the scsi_numa_meter plugin.
 #
 # Boots build/kernels/KERNEL (default vanilla; its bzImage waited for up to
 # 20 minutes when absent) with test/harness/vm.sh under QEMU TCG, topology
@@ -25,13 +25,15 @@
 # (times: vm.sh's whole run).  Exit 0 when every check passes, 1 when one
 # fails, 2 on a setup error.  The guest needs the kernel's modules in
 # build/kernels/KERNEL/lib/modules (guest-init refuses to run without).
-# Environment: KAT_N (default 1000000), KAT_TIMEOUT (seconds per boot, 600),
-# KAT_BASELINE=0 skips the run without the plugin.
+# --no-baseline skips the run without the plugin (check.sh, compare.sh).
+# N = 1000000; 600 s per boot.
 set -uo pipefail
 top=$(cd "$(dirname "$0")/../.." && pwd)
+baseline=1
+[ "${1:-}" = --no-baseline ] && { baseline=""; shift; }
 kernel=${1:-vanilla}
-n=${KAT_N:-1000000}
-tmo=${KAT_TIMEOUT:-600}
+n=1000000
+tmo=600
 runs=$top/build/runs
 run=$runs/kat-meter/out
 die() { echo "kat: $*" >&2; exit 2; }
@@ -146,7 +148,7 @@ echo "kat: window summaries:"
 grep -E '^window [0-9a-z]+ summary' "$run/meter.txt" | sed 's/^/  /'
 
 echo "kat: boot with the plugin: ${tp}s"
-if [ "${KAT_BASELINE:-1}" != 0 ]; then
+if [ -n "$baseline" ]; then
 	echo "kat: booting without the plugin (baseline)" >&2
 	tb=$(boot baseline)
 	grep -q '^kat-guest: kat exit status 0' "$runs/kat-baseline/out/tap" 2>/dev/null ||

@@ -1,11 +1,12 @@
 #!/bin/bash
-# check-upstream.sh (make check-upstream): do the postings apply and build on
-# upstream 7.3.4 without Debian's patches?
+# check-upstream.sh [--orig TARBALL] [--together-only] (make check-upstream
+# [ORIG=TARBALL]): do the postings apply and build on upstream 7.3.4 without
+# Debian's patches?
 #
-# 1. The base: Debian's linux_7.3.4.orig.tar.xz (korig.sh; KORIG_TARBALL=
+# 1. The base: Debian's linux_7.3.4.orig.tar.xz (korig.sh; --orig
 #    for another tarball), unpacked once into build/check-upstream/tree, a git
 #    repository of its own (tag "orig"), never build/linux.
-# 2. What differs: Debian's tree (tag "base" of build/linux) against
+# 2. What differs: Debian's tree (tag "vanilla" of build/linux) against
 #    "orig", file by file: debian-vs-orig.txt, and which of those files the
 #    series touches.
 # 3. Each posting (postings.sh groups; the files of build/postings/ when
@@ -13,12 +14,12 @@
 #    series' own commits) is applied with git am on "orig" alone -- on the
 #    earlier postings only if it does not apply alone -- and then all of
 #    them in posting order.
-# 4. Builds, nice -n 15, -j$CHECK_UPSTREAM_JOBS (default 2), object directory
+# 4. Builds, nice -n 15, -j$JOBS (test/lib/config.sh), object directory
 #    build/check-upstream/obj: the config of build/kernels/patched/.config if
 #    there is one, else kbuild.sh's (tinyconfig + kernel.config), through
 #    make olddefconfig; then "make <the directories of every .c file the
 #    series changes>/" for all postings together, and for each posting
-#    alone (CHECK_UPSTREAM_ALONE=0: all together only).
+#    alone (--together-only: all together only).
 #
 # Output: build/check-upstream/result (read by cover-letter.sh for @BASE@),
 # debian-vs-orig.txt, logs under build/check-upstream/logs/.  Exit 0 when every
@@ -27,12 +28,22 @@
 set -euo pipefail
 start=$(date +%s)
 top=$(cd "$(dirname "$0")/../.." && pwd)
+# shellcheck source=../lib/config.sh
+. "$top/test/lib/config.sh"
+orig="" each_alone=1
+while [ $# -gt 0 ]; do
+	case $1 in
+	--orig) orig=${2:?--orig TARBALL}; shift 2 ;;
+	--together-only) each_alone=""; shift ;;
+	*) echo "usage: check-upstream.sh [--orig TARBALL] [--together-only]" >&2; exit 2 ;;
+	esac
+done
 tree=$top/build/linux
 d=$top/build/check-upstream
 wt=$d/tree
 obj=$d/obj
 logs=$d/logs
-jobs=${CHECK_UPSTREAM_JOBS:-2}
+jobs=$JOBS
 frag=$top/test/harness/kernel.config
 die() { echo "check-upstream: $*" >&2; exit 2; }
 note() { echo "check-upstream: $*"; }
@@ -43,8 +54,8 @@ mkdir -p "$d" "$logs"
 exec 9>"$d/lock"
 flock -n 9 || die "another check-upstream holds $d/lock"
 
-tarball=$("$top/test/harness/korig.sh") ||
-	die "no orig tarball (see korig's message above); KORIG_TARBALL=/path/to/linux-7.3.4.tar.xz checks against that one"
+tarball=$("$top/test/harness/korig.sh" ${orig:+"$orig"}) ||
+	die "no orig tarball (see korig's message above); make check-upstream ORIG=/path/to/linux-7.3.4.tar.xz checks against that one"
 source_line=$(cat "$top/build/korig/source")
 note "base: $source_line"
 
@@ -204,7 +215,7 @@ if [ -n "$alltip" ]; then
 	built[all]=$built_msg
 	note "objects: $(grep -c '\.c$' "$d/series-files.txt") .c files changed${missing:+, not built: $missing}"
 fi
-if [ "${CHECK_UPSTREAM_ALONE:-1}" = 1 ]; then
+if [ -n "$each_alone" ]; then
 	for name in "${names[@]}"; do
 		[ -n "${tip[$name]:-}" ] || continue
 		build "$name" "${tip[$name]}"; built[$name]=$built_msg

@@ -1,5 +1,5 @@
 #!/bin/bash
-# check.sh RUN..: boot each run's kernel in its topology, run the guest
+# check.sh [--churn long] [--no-kat] RUN..: boot each run's kernel in its topology, run the guest
 # cases it names, print each run's TAP, then a summary: per run the case
 # counts and, per placement context, the share of objects on their
 # expected node per object kind.  RUN is KERNEL:TOPOLOGY[:CASES[:LABEL]]:
@@ -7,15 +7,27 @@
 # comma-separated list of case globs (default: all), or "host-check"
 # (make host-check in the guest, judged by host-check-judge.sh).  The whole kernel log
 # of every guest (compare guests too) is judged here once more, and the
-# remote-access meter's known-answer test runs.  Exit 1 if any case failed
-# or any run broke.
+# remote-access meter's known-answer test runs (--no-kat: not; the cover
+# letter test's stand-in runs).  --churn long: case 40's long churn, with
+# room for it (make check-full).  Settings: CHECK_JOBS, VM_TIMEOUT
+# (test/lib/config.sh).  Exit 1 if any case failed or any run broke.
 # Data for the cover letter (cover-letter.sh), all with this check's run id
 # (run-id.sh): build/runs/RUN/run-id beside each run's out/placement.tsv,
 # and build/check/summary.tsv, one record a line, fields tab-separated:
 #   run_id ID | kernel_source TEXT | run NAME KERNEL TOPOLOGY EXPECT CASES
-#   PASSED FAILED SKIPPED | kat TEXT | compare_smoke TEXT | total PASSED FAILED SKIPPED
+#   PASSED FAILED SKIPPED | kat TEXT | total PASSED FAILED SKIPPED
 set -u
 top=$(cd "$(dirname "$0")/../.." && pwd)
+# shellcheck source=../lib/config.sh
+. "$top/test/lib/config.sh"
+churn_long="" kat_run=1
+while [ $# -gt 0 ]; do
+	case $1 in
+	--churn) [ "${2:-}" = long ] || { echo "check: --churn long" >&2; exit 2; }; churn_long=1; shift 2 ;;
+	--no-kat) kat_run=""; shift ;;
+	*) break ;;
+	esac
+done
 run_id=$("$top/test/harness/run-id.sh")
 # shellcheck source=../lib/kmsg.sh
 . "$top/test/lib/kmsg.sh"
@@ -30,38 +42,28 @@ for spec in "$@"; do
 done
 # The run directory: build/runs/K-TOPO[-LABEL].
 rname() { echo "$1-$2${3:+-$3}"; }
-# The guests run CHECK_JOBS at a time (default 2): a TCG guest spends much
-# of its time waiting (scans, 9p), so two share the 2 cores well.
-jobs=${CHECK_JOBS:-2}
+# The guests run CHECK_JOBS at a time: a TCG guest spends much of its
+# time waiting (scans, 9p), so two share the 2 cores well.
+jobs=$CHECK_JOBS
 mkdir -p "$top/build/runs"
 for r in "${runs[@]}"; do
 	read -r k t e c l <<< "$r"
 	n=$(rname "$k" "$t" "$l")
 	while [ "$(jobs -rp | wc -l)" -ge "$jobs" ]; do wait -n; done
 	# check-full: the long churn, with room for it.
-	churn="" vmt=${VM_TIMEOUT:-1500}
-	[ "${CHECK_CHURN:-}" = long ] && churn=500 vmt=${VM_TIMEOUT:-3600}
+	churn="" vmt=$VM_TIMEOUT
+	[ -n "$churn_long" ] && churn=500 vmt=$((VM_TIMEOUT > 3600 ? VM_TIMEOUT : 3600))
 	# The debug (KASAN) kernel under TCG: every case 3-10 times slower
 	# (measured: boot and setup 8 min, bad input 13 min, 50 churn cycles
-	# 25 min), so the short churn (500 cycles would take some 4 hours)
-	# and vm.sh's timeout for a KASAN kernel (two hours per guest).
-	[ "$k" = debug ] && churn="" vmt=${VM_TIMEOUT:-}
+	# 25 min), so the short churn (500 cycles would take some 4 hours);
+	# vm.sh gives a KASAN kernel 5 times VM_TIMEOUT.
+	[ "$k" = debug ] && churn="" vmt=$VM_TIMEOUT
 	( VM_RUN=$n VM_CHURN=$churn VM_TIMEOUT=$vmt "$top/test/harness/vm.sh" "$k" "$t" "$c" > "$top/build/runs/$n.tap" 2>&1
 	  echo $? > "$top/build/runs/$n.rc"
 	  [ ! -d "$top/build/runs/$n" ] || echo "$run_id" > "$top/build/runs/$n/run-id" ) &
 done
 wait
 
-# judge_full_log RUN-DIR: the guest's whole kernel log, judged on the host.
-judge_full_log() {
-	local log=$1/out/dmesg.txt
-	[ -f "$log" ] || { echo "not ok - ${1##*/}: no kernel log (out/dmesg.txt)"; return 1; }
-	if ! out=$(kmsg_judge "$log"); then
-		echo "not ok - ${1##*/}: full kernel log"
-		echo "$out" | sed 's/^/# /'
-		return 1
-	fi
-}
 
 for r in "${runs[@]}"; do
 	read -r k t e c l <<< "$r"
@@ -82,7 +84,7 @@ for r in "${runs[@]}"; do
 		     /^# case /{buf=""} {buf = buf $0 "\n"}' "$tap"
 		grep '^Bail out!' "$tap" || true
 	fi
-	judge_full_log "$top/build/runs/$n" || f=$((f + 1))
+	kmsg_judge_run "$top/build/runs/$n" || f=$((f + 1))
 	# CASES "host-check": make host-check as a user runs it (guest-init).
 	if [ "$c" = host-check ]; then
 		"$top/test/harness/host-check-judge.sh" "$top/build/runs/$n" "$k" "$e" || f=$((f + 1))
@@ -100,36 +102,18 @@ done
 # pinned to node 0 touches node-1 and node-0 buffers a known number of
 # times; the meter must count exactly that (within N/1000 + 64).  Before
 # it, the unit test of the meter's object table (make -C qemu-plugin test).
-kat="skipped (CHECK_KAT=0)"
-if [ "${CHECK_KAT:-1}" = 1 ]; then
+kat="skipped (--no-kat)"
+if [ -n "$kat_run" ]; then
 	echo "# ==== meter known-answer test"
 	if make -s -C "$top/qemu-plugin" > "$top/build/runs/kat.log" 2>&1 &&
 	   make -s -C "$top/qemu-plugin" test >> "$top/build/runs/kat.log" 2>&1 &&
-	   KAT_BASELINE=0 "$top/qemu-plugin/kat/run.sh" vanilla >> "$top/build/runs/kat.log" 2>&1; then
+	   "$top/qemu-plugin/kat/run.sh" --no-baseline vanilla >> "$top/build/runs/kat.log" 2>&1; then
 		kat="ok"; tp=$((tp + 1))
 		grep -E '^objects-test:' "$top/build/runs/kat.log"
 		grep -E '^(ok|kat:)' "$top/build/runs/kat.log" | tail -n 12
 	else
 		kat="FAILED (build/runs/kat.log)"; tf=$((tf + 1))
 		tail -n 30 "$top/build/runs/kat.log"
-	fi
-fi
-
-# A short smoke run of the fio comparison (make compare runs the full one).
-# Off by default: four TCG guests (~10 min here); make compare is the real one.
-csmoke="skipped (CHECK_COMPARE=1 runs it)"
-if [ "${CHECK_COMPARE:-0}" = 1 ]; then
-	echo "# ==== compare (smoke)"
-	if COMPARE_OUT=$top/build/compare-smoke COMPARE_TARGETS=scsi_debug COMPARE_REPS=2 FIO_JOBS=randread-4k FIO_QDS=32 FIO_NUMJOBS=1 FIO_RUNTIME=2 \
-		FIO_RAMP=1 "$top/test/harness/compare.sh" > "$top/build/runs/compare-smoke.log" 2>&1; then
-		csmoke="ok"; tp=$((tp + 1))
-		for d in "$top"/build/runs/compare-*; do
-			judge_full_log "$d" || { csmoke="FAILED (kernel log of ${d##*/})"; tf=$((tf + 1)); tp=$((tp - 1)); }
-		done
-		grep -v '^#' "$top/build/runs/compare-smoke.log" | tail -n 12
-	else
-		csmoke="FAILED (build/runs/compare-smoke.log)"; tf=$((tf + 1))
-		tail -n 30 "$top/build/runs/compare-smoke.log"
 	fi
 fi
 
@@ -144,7 +128,6 @@ for r in "${runs[@]}"; do
 done
 echo
 "$top/test/harness/placement-summary.sh" "${dirs[@]}"
-echo "compare smoke: $csmoke"
 echo "meter known-answer test: $kat"
 echo
 echo "check: $tp passed, $tf failed, $ts skipped"
@@ -159,7 +142,6 @@ mkdir -p "$top/build/check"
 		printf 'run\t%s\t%s\t%s\t%s\t%s\t%s\n' "$n" "$k" "$t" "$e" "$c" "${cnt[$n]}"
 	done
 	printf 'kat\t%s\n' "$kat"
-	printf 'compare_smoke\t%s\n' "$csmoke"
 	printf 'total\t%s\t%s\t%s\n' "$tp" "$tf" "$ts"
 } > "$top/build/check/summary.tsv"
 [ "$tf" = 0 ]

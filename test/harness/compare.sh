@@ -14,49 +14,43 @@
 # and remote LLC misses per I/O); fio's JSON and the meter's raw counts
 # (meter-r<rep>.txt) stay under build/compare/<kernel>/.
 #
-# Environment: COMPARE_REPS (default 5), COMPARE_TOPO (two-node),
-# COMPARE_OUT (build/compare),
-# COMPARE_METER  LLC model of the meter, KIB:WAYS[:LINE] per node, "on" (no
-#                LLC model) or 0 (no meter; KVM, when it works, only
-#                with COMPARE_ICOUNT=0 too)                   [1024:16:64]
-# COMPARE_ICOUNT  the guests' clock: QEMU's -icount argument (the guest's
-#                time counts its instructions, 2^shift ns each, real time
-#                while it idles) or 0 (the host's wall clock; KVM when
-#                available and no meter)                         [shift=5]
-#                TCG's wall-clock IOPS vary by 5-14 % between runs on the
-#                2-core host, icount IOPS by well under 1 % (fio-jobs/README).
-#                shift=5 (a 31-MIPS guest CPU) keeps the I/Os of a metered
-#                window, and so the meter's time, 4 times below shift=3's.
-# COMPARE_KAT    0: skip the meter's known-answer test, run first otherwise
-# COMPARE_TARGETS  (scsi_debug megaraid_sas ahci virtio_scsi)
-# COMPARE_IRQ    where the HBAs' interrupts are (test/harness/guest-compare):
-#                device = on the device node's CPUs, as irqbalance keeps
-#                them on a server (managed IRQs stay where the kernel put
-#                them); kernel = where the guest kernel put them  [device]
-#                Recorded per IRQ in irqs.txt; the meter's split table
-#                gives each run's interrupts and their share on fio's CPUs.
-# COMPARE_HBA_JOBS / COMPARE_HBA_QDS  jobs / queue depths on the HBA disks
-#                (randread-4k / 32; scsi_debug gets FIO_JOBS x FIO_QDS)
-# and the FIO_* settings of fio-jobs/run.sh (FIO_JOBS, FIO_QDS, FIO_RUNTIME,
-# ...), which are handed to the guest.  A QEMU guest has no remote-memory
-# cost: the IOPS table is a no-regression check, not a NUMA benchmark; the
-# meter counts what would be remote on real hardware (fio-jobs/README).
+# compare.sh --smoke: the short variant (make compare-smoke): the scsi_debug
+# target only, 2 repetitions of 2 s runs, into build/compare-smoke; the
+# cover letter takes it only with COVER_COMPARE=smoke.
+#
+# Settings (test/lib/config.sh, config.example): COMPARE_REPS,
+# COMPARE_TARGETS, COMPARE_IRQ, COMPARE_METER (the meter's LLC model, "on"
+# or 0: no meter), COMPARE_ICOUNT (the guests' clock), FIO_JOBS, FIO_QDS,
+# FIO_RUNTIME, FIO_NUMJOBS; handed to the guest in fio.env.  TCG's
+# wall-clock IOPS vary by 5-14 % between runs on the 2-core host, icount
+# IOPS by well under 1 % (fio-jobs/README); shift=5 (a 31-MIPS guest CPU)
+# keeps the I/Os of a metered window, and so the meter's time, 4 times
+# below shift=3's.  A QEMU guest has no remote-memory cost: the IOPS table
+# is a no-regression check, not a NUMA benchmark; the meter counts what
+# would be remote on real hardware (fio-jobs/README).  Every guest's whole
+# kernel log is judged (test/lib/kmsg.sh).
 set -euo pipefail
 top=$(cd "$(dirname "$0")/../.." && pwd)
-reps=${COMPARE_REPS:-5}
-topo=${COMPARE_TOPO:-two-node}
+# shellcheck source=../lib/config.sh
+. "$top/test/lib/config.sh"
+# shellcheck source=../lib/kmsg.sh
+. "$top/test/lib/kmsg.sh"
+topo=two-node
 # Absolute: the guest reads fio.env through the root share by this path.
-out=$(realpath -m "${COMPARE_OUT:-$top/build/compare}")
-meter=${COMPARE_METER:-1024:16:64}
-[[ $meter =~ ^(0|on|[0-9]+:[0-9]+(:[0-9]+)?)$ ]] ||
-	{ echo "compare: COMPARE_METER='$meter': KIB:WAYS[:LINE], on or 0" >&2; exit 2; }
+out=$top/build/compare
+case ${1:-} in
+'') ;;
+--smoke) out=$top/build/compare-smoke
+	export COMPARE_TARGETS=scsi_debug COMPARE_REPS=2 FIO_JOBS=randread-4k FIO_QDS=32 \
+		FIO_NUMJOBS=1 FIO_RUNTIME=2 ;;
+*) echo "usage: compare.sh [--smoke]" >&2; exit 2 ;;
+esac
+reps=$COMPARE_REPS
+meter=$COMPARE_METER
 [ "$meter" = 0 ] && meter=""
-icount=${COMPARE_ICOUNT:-shift=5}
-[[ $icount =~ ^(0|shift=[0-9]+(,(align|sleep)=(on|off))*)$ ]] ||
-	{ echo "compare: COMPARE_ICOUNT='$icount': shift=N[,sleep=on|off] or 0" >&2; exit 2; }
+icount=$COMPARE_ICOUNT
 [ "$icount" = 0 ] && icount=""
-irqmode=${COMPARE_IRQ:-device}
-case $irqmode in device|kernel) ;; *) echo "compare: COMPARE_IRQ='$irqmode': device or kernel" >&2; exit 2 ;; esac
+irqmode=$COMPARE_IRQ
 mark=$top/build/qemu-plugin/scsi_numa_meter_mark
 if [ -n "$meter" ]; then
 	make -s -C "$top/qemu-plugin" >/dev/null || { echo "compare: cannot build the meter (qemu-plugin/)" >&2; exit 1; }
@@ -65,35 +59,30 @@ if [ -n "$meter" ]; then
 	command -v gnuplot >/dev/null || { echo "compare: gnuplot missing (apt-get install gnuplot-nox)" >&2; exit 1; }
 	# The meter proves itself before it is trusted: its unit tests and the
 	# known-answer test (qemu-plugin/kat, about 1 min) on this QEMU, else
-	# no comparison.  COMPARE_KAT=0 skips it (a rerun right after a pass).
-	if [ "${COMPARE_KAT:-1}" != 0 ]; then
-		mkdir -p "$top/build/runs"
-		echo "compare: the meter's known-answer test (build/runs/kat.log)" >&2
-		if ! { make -s -C "$top/qemu-plugin" test &&
-		       KAT_BASELINE=0 "$top/qemu-plugin/kat/run.sh" vanilla
-		     } > "$top/build/runs/kat.log" 2>&1; then
-			tail -n 20 "$top/build/runs/kat.log" >&2
-			echo "compare: the meter failed its known-answer test: no comparison" >&2
-			exit 1
-		fi
-		grep -E '^kat: PASS' "$top/build/runs/kat.log" >&2
+	# no comparison.
+	mkdir -p "$top/build/runs"
+	echo "compare: the meter's known-answer test (build/runs/kat.log)" >&2
+	if ! { make -s -C "$top/qemu-plugin" test &&
+	       "$top/qemu-plugin/kat/run.sh" --no-baseline vanilla
+	     } > "$top/build/runs/kat.log" 2>&1; then
+		tail -n 20 "$top/build/runs/kat.log" >&2
+		echo "compare: the meter failed its known-answer test: no comparison" >&2
+		exit 1
 	fi
+	grep -E '^kat: PASS' "$top/build/runs/kat.log" >&2
 fi
 rm -rf "$out"
 mkdir -p "$out"
 # Which run made these figures (report.json "run_id"; cover-letter.sh names it).
 run_id=$("$top/test/harness/run-id.sh")
 echo "$run_id" > "$out/run-id"
-# One shell-quoted assignment per FIO_* variable: multi-word values
-# (FIO_QDS="1 32") must reach the guest whole.
+# The settings the guest needs (test/harness/guest-compare), one
+# shell-quoted assignment each: multi-word values (FIO_QDS="1 32") must
+# reach the guest whole.
 {
-	for v in $(compgen -e | grep -E '^FIO_[A-Z_]+$' | grep -vE '^FIO_(REPEAT|REP_START|TARGET|METER|METER_SEQ|PERF)$'); do
+	for v in FIO_JOBS FIO_QDS FIO_RUNTIME FIO_NUMJOBS COMPARE_TARGETS COMPARE_IRQ; do
 		printf '%s=%q\n' "$v" "${!v}"
 	done
-	for v in COMPARE_TARGETS COMPARE_HBA_JOBS COMPARE_HBA_QDS; do
-		[ -n "${!v:-}" ] && printf '%s=%q\n' "$v" "${!v}"
-	done
-	printf 'COMPARE_IRQ=%q\n' "$irqmode"
 	[ -n "$meter" ] && printf 'COMPARE_METER_MARK=%q\n' "$mark"
 } > "$out/fio.env"
 
@@ -109,6 +98,8 @@ for ((r = 1; r <= reps; r++)); do
 			echo "compare: the $k guest failed in repetition $r (build/runs/compare-$k/)" >&2
 			exit 1
 		fi
+		kmsg_judge_run "$top/build/runs/compare-$k" >&2 ||
+			{ echo "compare: the $k guest's kernel log failed in repetition $r (build/runs/compare-$k/out/dmesg.txt)" >&2; exit 1; }
 		src=$top/build/runs/compare-$k/out/fio/$k
 		mkdir -p "$out/$k"
 		cp "$src"/*.json "$out/$k/"

@@ -31,8 +31,8 @@
 # nothing written) when a placement or allocation input is not from the
 # make check run of summary.tsv, or report.json has no run id.  The
 # compare figures may be from another run: the letter names it and its
-# date.  build/compare-smoke (make check with CHECK_COMPARE=1) is used
-# only with COVER_COMPARE=smoke, and then the letter says so.  A missing
+# date.  build/compare-smoke (make compare-smoke) is used only with
+# COVER_COMPARE=smoke (make export COVER_COMPARE=smoke), and then the letter says so.  A missing
 # input is named in the letter and on stderr.  COVER_BUILD=DIR reads
 # DIR instead of build/ (the tests' recorded inputs).
 set -euo pipefail
@@ -83,7 +83,7 @@ done < <(check_runs)
 cmp=$build/compare cmp_what="make compare"
 case ${COVER_COMPARE:-} in
 "") ;;
-smoke) cmp=$build/compare-smoke cmp_what="make check's smoke comparison (CHECK_COMPARE=1), not make compare" ;;
+smoke) cmp=$build/compare-smoke cmp_what="make compare-smoke, not make compare" ;;
 *) echo "cover-letter: COVER_COMPARE='$COVER_COMPARE': empty (build/compare) or smoke" >&2; exit 2 ;;
 esac
 cmp_id="" cmpfail=""
@@ -161,9 +161,9 @@ check_summary() {
 	[ -f "$summary" ] || { none "make check: $(rel "$summary")"; return; }
 	awk -F'\t' -v id="$check_id" -v src="$(awk -F'\t' '$1 == "kernel_source" { print $2 }' "$summary")" '
 		$1 == "run" { printf "  %-26s %d passed, %d failed, %d skipped\n", $2, $7, $8, $9 }
-		$1 == "compare_smoke" { smoke = $2 } $1 == "kat" { kat = $2 }
+		$1 == "kat" { kat = $2 }
 		$1 == "total" { total = sprintf("%d passed, %d failed, %d skipped", $2, $3, $4) }
-		END { print "  compare smoke: " smoke; print "  meter known-answer test: " kat
+		END { print "  meter known-answer test: " kat
 		      print "  check: " total; print "  (run id " id ", " src ")" }' "$summary"
 }
 routing() {
@@ -190,7 +190,7 @@ base() {
 	series=$(git -C "$tree" rev-parse -q --verify series 2>/dev/null || true)
 	if [ ! -f "$r" ] || [ "$(sed -n 's/^series: //p' "$r")" != "$series" ]; then
 		echo "[[LEAD: base not verified for this series: run make check-upstream (it needs"
-		echo "Debian's linux_7.3.4.orig.tar.xz, or KORIG_TARBALL= upstream's linux-7.3.4.tar.xz)]]"
+		echo "Debian's linux_7.3.4.orig.tar.xz, or make check-upstream ORIG= upstream's linux-7.3.4.tar.xz)]]"
 		return
 	fi
 	kind=$(sed -n 's/^base: \([a-z]*\) .*/\1/p' "$r")

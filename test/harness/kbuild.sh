@@ -23,7 +23,9 @@ debug) frags+=("$top/test/harness/kernel-debug.config") ;;
 esac
 insp=$top/drivers/scsi_numa_inspect
 leak=$top/test/modules/kmemleak_control
-jobs=${JOBS:-$(nproc)}
+# shellcheck source=../lib/config.sh
+. "$top/test/lib/config.sh"
+jobs=$JOBS
 g() { git -C "$tree" "$@"; }
 die() { echo "kbuild: $*" >&2; exit 1; }
 
@@ -86,7 +88,7 @@ fi
 rm -rf "$cfgdir"
 
 src=""
-[ -f "$top/build/ksource/version" ] && grep -q "^vanilla: .*tarball:$top/build/ksource/" <(g log -1 --format=%s vanilla) &&
+[ -f "$top/build/ksource/version" ] && grep -q "^tarball:$top/build/ksource/" "$tree/.git/scsi_numa_source" 2>/dev/null &&
 	src=$(cat "$top/build/ksource/version")
 echo "kbuild: building $name${variant:+ ($variant)} at $(g log -1 --format='%h %s' "$commit")${src:+; source: $src}"
 mk olddefconfig >/dev/null

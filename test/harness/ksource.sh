@@ -1,5 +1,5 @@
 #!/bin/bash
-# ksource.sh: fetch Debian's linux-source-$KSERIES (default 7.3) into
+# ksource.sh: fetch Debian's linux-source-7.3 into
 # build/ksource/ without installing anything into the system, and print the
 # path of its tarball.  The package lives in a suite the host's apt sources
 # may not list (trixie-backports for 7.3 on bookworm): a private sources
@@ -7,14 +7,14 @@
 # from the host's own apt sources (no host is named here).
 set -euo pipefail
 top=$(cd "$(dirname "$0")/../.." && pwd)
-series=${KSERIES:-7.3}
-suite=${KSUITE:-trixie-backports}
+series=7.3
 pkg=linux-source-$series
 d=$top/build/ksource
 tarball=$d/root/usr/src/$pkg.tar.xz
 die() { echo "ksource: $*" >&2; exit 1; }
 # shellcheck source=../lib/apt.sh
 . "$top/test/lib/apt.sh"
+suite=$DEBIAN_KERNEL_SUITE
 
 if [ -f "$tarball" ] && [ -f "$d/version" ]; then
 	echo "$tarball"; exit 0

@@ -8,8 +8,17 @@
 # changes that were never exported is never reset: export them first.
 set -euo pipefail
 top=$(cd "$(dirname "$0")/../.." && pwd)
+# shellcheck source=../lib/config.sh
+. "$top/test/lib/config.sh"
 tree=$top/build/linux
-ksrc=${KSRC:-}
+# KSRC (a setting): a kernel tree, or a tarball of one; empty: Debian's
+# linux-source-7.3.
+ksrc="" tarball=""
+case $KSRC in
+'') ;;
+*.tar|*.tar.*|*.tgz) tarball=$KSRC ;;
+*) ksrc=$KSRC ;;
+esac
 g() { git -C "$tree" "$@"; }
 
 die() { echo "ktree: $*" >&2; exit 1; }
@@ -19,9 +28,10 @@ if [ -n "$ksrc" ]; then
 		die "KSRC=$ksrc is not a kernel source tree"
 	srcid="ksrc:$(cd "$ksrc" && pwd)"
 else
-	# Debian's linux-source-7.3 (test/harness/ksource.sh), or KTARBALL=.
-	tarball=${KTARBALL:-$("$top/test/harness/ksource.sh")} || die "no kernel source"
+	# A tarball (KSRC=*.tar*), or Debian's linux-source-7.3 (ksource.sh).
+	[ -n "$tarball" ] || tarball=$("$top/test/harness/ksource.sh") || die "no kernel source"
 	[ -f "$tarball" ] || die "$tarball missing"
+	tarball=$(realpath "$tarball")
 	srcid="tarball:$tarball:$(stat -c %s "$tarball")"
 fi
 
@@ -62,11 +72,11 @@ if [ ! -d "$tree/.git" ]; then
 		rsync -a --exclude=.git "$ksrc/" "$tree.tmp/"
 	else
 		echo "ktree: unpacking $tarball"
-		tar -xJf "$tarball" -C "$tree.tmp" --strip-components=1
+		tar -xf "$tarball" -C "$tree.tmp" --strip-components=1
 	fi
 	git -C "$tree.tmp" init -q -b patched
-	git -C "$tree.tmp" config user.name "${GIT_AUTHOR_NAME:-scsi_numa builder}"
-	git -C "$tree.tmp" config user.email "${GIT_AUTHOR_EMAIL:-builder@localhost}"
+	git -C "$tree.tmp" config user.name "scsi_numa builder"
+	git -C "$tree.tmp" config user.email "builder@localhost"
 	git -C "$tree.tmp" config gc.auto 0
 	# The kernel's .gitignore ignores dotfiles at the top: force the whole tree in.
 	git -C "$tree.tmp" add -f -A

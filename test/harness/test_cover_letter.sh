@@ -103,7 +103,7 @@ said "compare-smoke/report.json is a smoke run, used only with COVER_COMPARE=smo
 has "  (not measured: make compare: "
 grep -q 'node 0 (remote)' "$out" && fail "the smoke run's figures in the letter without COVER_COMPARE=smoke"
 COVER_COMPARE=smoke run "$out" || fail "COVER_COMPARE=smoke: exit $?"
-has "  (make check's smoke comparison (CHECK_COMPARE=1), not make compare of 2026-11-29 08:30 UTC, run id $R)"
+has "  (make compare-smoke, not make compare of 2026-11-29 08:30 UTC, run id $R)"
 COVER_COMPARE=full run "$out"; [ $? = 2 ] || fail "COVER_COMPARE=full: not exit 2"
 
 # postings.sh's use: --body TEMPLATE FILLS, the same figures, the same refusal.
@@ -125,7 +125,7 @@ n=check.sh
 sb=$tmp/sandbox
 mkdir -p "$sb/test/harness" "$sb/test/lib" "$sb/build/kernels/patched"
 cp "$here/check.sh" "$here/run-id.sh" "$here/placement-summary.sh" "$here/cover-letter.sh" "$sb/test/harness/"
-cp "$here/../lib/kmsg.sh" "$here/../lib/expect.sh" "$sb/test/lib/"
+cp "$here/../lib/kmsg.sh" "$here/../lib/expect.sh" "$here/../lib/config.sh" "$sb/test/lib/"
 mkdir -p "$sb/patches" && cp "$here/../../patches/cover-letter.in" "$here/../../patches/series" "$sb/patches/"
 cat > "$sb/test/harness/vm.sh" <<'VM'
 #!/bin/bash
@@ -137,7 +137,7 @@ printf 'ok 1 boot\n' > "$o/tap"; : > "$o/dmesg.txt"
 printf '%s\t%s\tprobe\tahci\tshost\t1\t1\n' "$1" "$2" > "$o/placement.tsv"
 VM
 chmod +x "$sb/test/harness/vm.sh"
-if ! CHECK_KAT=0 "$sb/test/harness/check.sh" 'patched:two-node' 'vanilla:cpuless:01*' > "$tmp/check.out" 2>&1; then
+if ! "$sb/test/harness/check.sh" --no-kat 'patched:two-node' 'vanilla:cpuless:01*' > "$tmp/check.out" 2>&1; then
 	fail "check.sh with the stand-in vm.sh: $(tail -n 3 "$tmp/check.out")"
 else
 	id=$(cat "$sb/build/runs/vanilla-cpuless/run-id" 2>/dev/null)

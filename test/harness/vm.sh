@@ -10,10 +10,14 @@
 # VM_RUN names the run directory (default KERNEL-TOPOLOGY); VM_CMDLINE adds
 # kernel parameters (scsi_numa.mode=compare selects the fio comparison instead of
 # the test cases, see compare.sh; scsi_numa.mode=run scsi_numa.run=PATH a program of the
-# repository, see guest-init); VM_ACCEL=tcg: no KVM even when it works.
+# repository, see guest-init).  VM_RUN, VM_CMDLINE, VM_METER, VM_ICOUNT,
+# VM_CHURN and VM_TSCALE are the callers' interface, not settings; the
+# settings VM_ACCEL and VM_TIMEOUT come from test/lib/config.sh.
 set -uo pipefail
 kernel=$1 topo=${2:-two-node} cases=${3:-}
 top=$(cd "$(dirname "$0")/../.." && pwd)
+# shellcheck source=../lib/config.sh
+. "$top/test/lib/config.sh"
 kdir=$top/build/kernels/$kernel
 case $topo in
 */*) topofile=$(realpath -m "$topo") topo=${topo##*/} ;;
@@ -21,8 +25,8 @@ case $topo in
 esac
 run=$top/build/runs/${VM_RUN:-$kernel-$topo}
 # A KASAN kernel under TCG needs hours for every case (README, check-full).
-timeout_s=${VM_TIMEOUT:-900}
-[ -z "${VM_TIMEOUT:-}" ] && grep -qx CONFIG_KASAN=y "$kdir/.config" 2>/dev/null && timeout_s=7200
+timeout_s=$VM_TIMEOUT
+grep -qx CONFIG_KASAN=y "$kdir/.config" 2>/dev/null && timeout_s=$((VM_TIMEOUT * 5))
 die() { echo "vm: $*" >&2; exit 2; }
 
 [ -f "$kdir/bzImage" ] || die "no kernel $kdir/bzImage: make kernels"
@@ -45,7 +49,7 @@ if [ ! -f "$probe" ]; then
 	fi
 	echo "$res" > "$probe"
 fi
-[ "$(cat "$probe")" = yes ] && [ "${VM_ACCEL:-}" != tcg ] && accel=kvm
+[ "$(cat "$probe")" = yes ] && [ "$VM_ACCEL" = auto ] && accel=kvm
 # VM_METER=on|KIB:WAYS[:LINE]: load the remote-access meter (qemu-plugin/,
 # TCG only; KIB:WAYS[:LINE]: its LLC model), counting into
 # $run/out/meter.txt between the guest's markers; the guest may write

@@ -4,6 +4,8 @@
 # source, its upstream tarball, sparse's source, QEMU's plugin header).
 # The system's own apt lists and caches are left alone; no archive host is
 # named here: the URI is read from the system's apt sources.
+# DEBIAN_KERNEL_SUITE: the suite with linux-source-7.3 for Debian 12
+# (ksource.sh, korig.sh).
 #
 #   apt_private DIR TYPE SUITE   TYPE deb or deb-src; SUITE a suite name
 #                                (e.g. trixie-backports) of the archive the
@@ -12,6 +14,8 @@
 #                                keyrings) turned into TYPE.
 # Sets APT_OPTS (the apt-get/apt-cache options) and runs apt-get update.
 # Returns non-zero, with a message, when there is no source or no update.
+# shellcheck disable=SC2034	# read by the scripts that source this file
+DEBIAN_KERNEL_SUITE=trixie-backports
 
 # The first archive URI of the system's apt sources (deb822 first).
 apt_archive_uri() {

@@ -67,3 +67,15 @@ kmemleak_scan() {
 	[ -w "$KMEMLEAK" ] || return 0
 	echo scan > "$KMEMLEAK" && cat "$KMEMLEAK" > "$1"
 }
+
+# kmsg_judge_run RUN-DIR: a guest's whole kernel log (RUN-DIR/out/dmesg.txt),
+# judged on the host (check.sh, compare.sh); "not ok" lines when it fails.
+kmsg_judge_run() {
+	local log=$1/out/dmesg.txt out
+	[ -f "$log" ] || { echo "not ok - ${1##*/}: no kernel log (out/dmesg.txt)"; return 1; }
+	if ! out=$(kmsg_judge "$log"); then
+		echo "not ok - ${1##*/}: full kernel log"
+		echo "$out" | sed 's/^/# /'
+		return 1
+	fi
+}
