@@ -37,7 +37,7 @@ echo "placement by driver (driver kernel topology context):"
 table '$4 " " $1 " " $2 " " $3' | sort -k1,1 -s
 [ ${#qfiles[@]} -gt 0 ] || exit 0
 echo "hardware queues by context (kernel topology context: queues | (a) one node, (b) a node of"
-echo "  its present CPUs, (c) single queues on the host's node, held/judged):"
+echo "  its present CPUs, (c) single queues on the host node, held/judged):"
 awk -F'\t' '{ key = $1 " " $2 " " $3; if (!(key in n)) order[++m] = key
 	n[key]++; a[key] += $10; b[key] += $11
 	if ($12 != "-") { cn[key]++; c[key] += $12 } }
