@@ -238,9 +238,6 @@ SDEBUG_DRV=/sys/bus/pseudo/drivers/scsi_debug
 # Host numbers of scsi_debug, one per line, sorted.
 sdebug_hosts() { hosts_named scsi_debug | sort -n; }
 
-# Kernel log lines after line $1.
-dmesg_since() { dmesg | tail -n +"$(($1 + 1))"; }
-
 # Node of CPU $1, present or absent, from the topology.
 cpu_node_of() {
 	local n
