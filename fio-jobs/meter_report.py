@@ -31,6 +31,11 @@ import tempfile
 import plot
 import stats
 
+# The repository's one cpulist parser, beside cpulist.sh (which run.sh
+# sources from there too).
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "test", "lib"))
+import cpulist  # noqa: E402
+
 # Meter metrics: key, column title, what it is (report.json).
 METER_METRICS = [
     ("remote_acc_k", "remote acc/IO (kernel)",
@@ -142,16 +147,6 @@ def window_counts(win):
     return c
 
 
-def expand_cpus(text):
-    """{0, 1, 4} of a CPU list "0-1,4"."""
-    out = set()
-    for part in text.split(","):
-        if part:
-            lo, _s, hi = part.partition("-")
-            out.update(range(int(lo), int(hi or lo) + 1))
-    return out
-
-
 def split_counts(win, submit, node=None, mode="kernel"):
     """Remote accesses and remote misses (of @mode) of one window by the
     vCPUs in @submit and by every other vCPU: {"acc_sub", "acc_oth",
@@ -245,7 +240,8 @@ def run_metrics(run, cache):
     "dev_ios" (int or None), "total_ios" (fio), "perf_file" (path or None),
     "cpu_node", "cpus" (fio's CPU list or None: the vCPUs of cpu_node),
     "irq_cpus" (or None).
-    Raises ValueError when a window is recorded and its counts are missing.
+    Raises ValueError when a window is recorded and its counts are missing,
+    or when "cpus" is not a CPU list (cpulist.expand).
     """
     ios, src = run.get("dev_ios"), "block layer"
     if not ios:
@@ -263,7 +259,7 @@ def run_metrics(run, cache):
         raw.update(window_counts(win))
         node = run.get("cpu_node")
         if run.get("cpus"):
-            submit = expand_cpus(run["cpus"])
+            submit = set(cpulist.expand(run["cpus"]))
         else:
             submit = {v for v, cpu, *_rest in win.get("vcpus", []) if cpu == node}
         sp = split_counts(win, submit, node)

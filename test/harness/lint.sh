@@ -4,9 +4,9 @@
 # fio-jobs (following sourced files); pyflakes over the Python; the
 # placement checker's unit tests on recorded reports; fio-jobs' unit tests
 # (stats.py, the reports); the kernel-log judge against lines it must fail on;
-# cover-letter.sh on recorded inputs; the cpulist parser; the case runner
-# on fake cases (test/meta/); every topology file sourced and checked for
-# the fields vm.sh and the cases need.  Exit 1 on any finding.
+# cover-letter.sh on recorded inputs; the cpulist parsers (shell, Python);
+# the case runner on fake cases (test/meta/); every topology file sourced
+# and checked for the fields vm.sh and the cases need.  Exit 1 on any finding.
 set -u
 top=$(cd "$(dirname "$0")/../.." && pwd)
 cd "$top" || exit 1
@@ -33,7 +33,8 @@ if command -v shellcheck >/dev/null; then
 else
 	echo "lint: shellcheck missing (make deps installs it)"; rc=1
 fi
-py=(test/lib/placement.py test/lib/test_placement.py fio-jobs/report.py fio-jobs/meter_report.py
+py=(test/lib/placement.py test/lib/test_placement.py test/lib/cpulist.py test/lib/test_cpulist.py
+    fio-jobs/report.py fio-jobs/meter_report.py
     fio-jobs/stats.py fio-jobs/plot.py fio-jobs/test_*.py)
 if command -v pyflakes3 >/dev/null; then
 	step "pyflakes (${#py[@]} files)" pyflakes3 "${py[@]}"
@@ -45,6 +46,7 @@ step "fio-jobs unit tests (report.py --selftest: stats.py, reports)" python3 fio
 step "kernel-log judge test" test/lib/test_kmsg.sh
 step "cover letter test (recorded inputs)" test/harness/test_cover_letter.sh
 step "cpulist parser test" test/lib/test_cpulist.sh
+step "cpulist.py unit tests (against cpulist.sh)" python3 test/lib/test_cpulist.py
 step "case runner meta test" test/meta/test_run_cases.sh
 topo_ok() {
 	local f

@@ -1,7 +1,8 @@
 # shellcheck shell=bash
 # cpulist.sh: the shell's one parser of CPU and node lists as sysfs and the
 # topology files (test/harness/topo/) write them: "0-1,4", "" = none.
-# Sourced by vm.sh, common.sh (the cases) and fio-jobs/run.sh.
+# Sourced by vm.sh, common.sh (the cases) and fio-jobs/run.sh; the Python
+# has cpulist.py, of the same language (test_cpulist.py compares them).
 
 # cpulist_expand LIST: "0-1,4" -> "0 1 4"
 cpulist_expand() {

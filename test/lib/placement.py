@@ -64,6 +64,8 @@ import re
 import subprocess
 import sys
 
+import cpulist
+
 HEADER = os.path.join(os.path.dirname(__file__), '..', '..', 'include', 'scsi_numa_inspect.h')
 
 
@@ -98,15 +100,6 @@ def csv(s):
     return [x for x in (s or '').split(',') if x]
 
 
-def cpulist(s):
-    """"0-1,4" -> [0, 1, 4]"""
-    out = []
-    for r in csv(s.replace(' ', '')):
-        lo, _, hi = r.partition('-')
-        out += range(int(lo), int(hi or lo) + 1)
-    return out
-
-
 def read_topology(path):
     """The facts of a topology file (a bash fragment, sourced by bash):
     node of every CPU, present CPUs, nodes with memory."""
@@ -118,10 +111,14 @@ def read_topology(path):
     cpu_node, present, mem = {}, set(), set()
     for n, line in enumerate(p.stdout.splitlines()):
         cpus, absent, mb = line.split('|')
-        for c in cpulist(cpus):
+        try:
+            cpus, absent = cpulist.expand(cpus), cpulist.expand(absent)
+        except ValueError as e:
+            sys.exit(f'{path}: node {n}: {e}')
+        for c in cpus:
             cpu_node[c] = n
             present.add(c)
-        for c in cpulist(absent):
+        for c in absent:
             cpu_node[c] = n
         if mb != '0':
             mem.add(n)
@@ -136,7 +133,10 @@ def queue_map(s):
     for x in s.split(';'):
         if x.strip():
             q, _, cpus = x.partition('=')
-            out[int(q)] = cpulist(cpus)
+            try:
+                out[int(q)] = cpulist.expand(cpus)
+            except ValueError as e:
+                sys.exit(f'--queue-map {s!r}: queue {q}: {e}')
     return out
 
 
@@ -216,7 +216,10 @@ def main():
         queues = Queues(read_topology(a.topology), queue_map(a.queue_map), a.node)
 
     dev_node = a.node if a.dev_node is None else a.dev_node
-    accept = {int(x) for x in csv(a.accept_nodes)}
+    try:
+        accept = set(cpulist.expand(a.accept_nodes))
+    except ValueError as e:
+        sys.exit(f'--accept-nodes: {e}')
 
     def per_queue(o):
         return queues is not None and queue_of(o) in queues.qmap

@@ -1,0 +1,100 @@
+# shellcheck shell=bash
+# hbas.sh: driving the hosts and their disks: the topology's HBA drivers
+# loaded from a chosen CPU, a host's devices deleted and rescanned from a
+# chosen CPU, a disk exercised (sg3_utils, a fio write+verify), scsi_debug's
+# host_node parameter and hosts.  Needs common.sh (fail, info, wait_for,
+# the topology), sysfs.sh, topology.sh (cpu_off_node); taskset, modprobe,
+# sg3_utils, fio.  Sourced by common.sh.
+
+# load_hbas: the topology's HBA drivers (TOPO_HBAS, one disk each) loaded
+# from a CPU off the devices' node (and off the host's node where the
+# machine has one), then every disk's block device waited for.  run-cases'
+# setup, and case 10 when the disks are no longer the ones probe created.
+load_hbas() {
+	local m cpu want n
+	cpu=$(cpu_off_node "$TOPO_DEV_NODE" "$TOPO_HOST_NODE")
+	for m in $TOPO_HBAS; do
+		taskset -c "$cpu" modprobe "$m" || { echo "modprobe $m failed"; return 1; }
+	done
+	[ -n "$TOPO_HBAS" ] && echo "HBA drivers loaded from CPU $cpu"
+	want=$(echo "$TOPO_HBAS" | wc -w)
+	for _ in $(seq 120); do
+		n=$(all_disks | while read -r d; do [ -n "$(blockdev_of "$d")" ] && echo "$d"; done | wc -l)
+		[ "$n" -ge "$want" ] && return 0
+		sleep 0.5
+	done
+	echo "only $n SCSI disks with a block device after 60s, want $want:"
+	all_disks
+	return 1
+}
+
+# rescan_host H CPU: delete every device of host H, then rescan the host,
+# both through sysfs from CPU (the scan runs in the writer's context).
+# Waits until the same devices, each with its disk, are back.
+rescan_host() {
+	local h=$1 cpu=$2 d before
+	before=$(devices_of_host "$h" | sort | tr '\n' ' ')
+	[ -n "$before" ] || fail "host$h has no device to rescan"
+	for d in $before; do
+		taskset -c "$cpu" sh -c "echo 1 > /sys/class/scsi_device/$d/device/delete" ||
+			fail "delete of $d from CPU $cpu failed"
+	done
+	wait_for '[ -z "$(devices_of_host '"$h"')" ]' 30 || fail "host$h: devices not deleted"
+	taskset -c "$cpu" sh -c "echo '- - -' > /sys/class/scsi_host/host$h/scan" ||
+		fail "rescan of host$h from CPU $cpu failed"
+	wait_for '[ "$(devices_of_host '"$h"' | sort | tr "\n" " ")" = "'"$before"'" ]' 30 ||
+		fail "host$h: after rescan '$(devices_of_host "$h" | tr '\n' ' ')', before '$before'"
+	for d in $before; do
+		wait_for "[ -n \"\$(blockdev_of $d)\" ]" 30 || fail "$d: no disk after rescan"
+	done
+	info "host$h: deleted and rescanned from CPU $cpu: $before"
+}
+
+# sg3_check H:C:T:L: sg_inq and sg_turs through the sg and the block node,
+# sg_readcap agreeing with the block layer's size.
+sg3_check() {
+	local d=$1 sd sg dev out cap bytes sys
+	sd=$(blockdev_of "$d") sg=$(sgdev_of "$d")
+	[ -n "$sd" ] && [ -n "$sg" ] || fail "$d: block '$sd' sg '$sg'"
+	for dev in "/dev/$sg" "/dev/$sd"; do
+		out=$(sg_inq "$dev" 2>&1) || fail "sg_inq $dev ($d): $out"
+		if ! out=$(sg_turs "$dev" 2>&1); then
+			# QEMU's megasas emulation answers TEST UNIT READY with
+			# HARDWARE ERROR / INTERNAL TARGET FAILURE (sd logs the same
+			# "Unit Not Ready" at probe): a property of the emulator.
+			if [ "$(cat "/sys/class/scsi_host/host${d%%:*}/proc_name")" = megaraid_sas ] &&
+			   echo "$out" | grep -q "Internal target failure"; then
+				info "$d $dev: TUR answered by QEMU megasas with INTERNAL TARGET FAILURE (emulator quirk)"
+			else
+				fail "sg_turs $dev ($d): $out"
+			fi
+		fi
+	done
+	cap=$(sg_readcap "/dev/$sg" 2>&1) || fail "sg_readcap /dev/$sg ($d): $cap"
+	bytes=$(echo "$cap" | sed -n 's/.*Device size: \([0-9]*\) bytes.*/\1/p')
+	sys=$(( $(cat "/sys/class/block/$sd/size") * 512 ))
+	[ "$bytes" = "$sys" ] || fail "$d: sg_readcap says '$bytes' bytes, the block layer $sys"
+	info "$d /dev/$sd /dev/$sg: inquiry, TUR ok; $bytes bytes"
+}
+
+# fio_verify H:C:T:L: short random write + crc32c verify, direct I/O.
+fio_verify() {
+	local d=$1 sd out err
+	sd=$(blockdev_of "$d")
+	[ -n "$sd" ] || fail "$d: no block device"
+	out=$(fio --name="verify-$sd" --filename="/dev/$sd" --direct=1 --ioengine=libaio \
+		--iodepth=8 --rw=randwrite --bs=4k --size="${FIO_VERIFY_SIZE:-8M}" \
+		--verify=crc32c --do_verify=1 --verify_fatal=1 --output-format=terse \
+		--terse-version=3 2>&1) || fail "fio verify on /dev/$sd ($d): $out"
+	err=$(echo "$out" | tail -n 1 | cut -d';' -f5)	# terse v3 field 5: errors
+	[ "$err" = 0 ] || fail "fio on /dev/$sd ($d): error field '$err': $out"
+	info "$d /dev/$sd: fio write+verify ok"
+}
+
+# scsi_debug with the series' host_node binding?
+sdebug_has_node() { modinfo -p scsi_debug 2>/dev/null | grep -q '^host_node:'; }
+# shellcheck disable=SC2034  # used by the cases
+SDEBUG_DRV=/sys/bus/pseudo/drivers/scsi_debug
+
+# Host numbers of scsi_debug, one per line, sorted.
+sdebug_hosts() { hosts_named scsi_debug | sort -n; }

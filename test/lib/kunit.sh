@@ -1,0 +1,33 @@
+# shellcheck shell=bash
+# kunit.sh: one KUnit suite of the series run in the guest (cases 30, 31):
+# its module loaded, its KTAP kept in SCSI_NUMA_OUT and judged.  Needs
+# common.sh (fail, skip, info, judge_mode, SCSI_NUMA_OUT), modprobe and a
+# kernel with debugfs' kunit results.  Sourced by common.sh.
+
+# kunit_run MODULE SUITE: load a KUnit test module, print its KTAP and fail
+# unless every subtest passed or skipped.  Skips on a vanilla kernel (the
+# suites come with the series); on a NUMA-aware one the module must exist.
+kunit_run() {
+	local mod=$1 suite=$2 res sub bad
+	if [ "$(judge_mode)" != patched ]; then
+		modinfo "$mod" >/dev/null 2>&1 && fail "vanilla kernel has the series' $mod module"
+		skip "vanilla kernel: $mod comes with the series (expected)"
+	fi
+	modinfo "$mod" >/dev/null 2>&1 || fail "the host expects the series, and there is no $mod module"
+	modprobe "$mod" || fail "modprobe $mod failed"
+	res=/sys/kernel/debug/kunit/$suite/results
+	[ -r "$res" ] || fail "no KUnit results at $res"
+	# The debugfs file goes away with the module: keep a copy.
+	cp "$res" "$SCSI_NUMA_OUT/kunit-$suite.ktap"
+	res=$SCSI_NUMA_OUT/kunit-$suite.ktap
+	cat "$res"
+	rmmod "$mod"
+	# Subtests are indented "ok N name" / "not ok N name"; the suite line is not.
+	sub=$(grep -E '^[[:space:]]+(not )?ok [0-9]+ ' "$res")
+	[ -n "$sub" ] || fail "no subtest results in the KTAP output"
+	bad=$(echo "$sub" | grep -E '^[[:space:]]+not ok ' | grep -v '# SKIP')
+	[ -z "$bad" ] || fail "KUnit subtests failed: $bad"
+	grep -qE "^(not )?ok [0-9]+ $suite" "$res" || fail "no suite result line"
+	grep -qE "^not ok [0-9]+ $suite" "$res" && fail "suite $suite failed"
+	info "$suite: $(echo "$sub" | grep -cE '^[[:space:]]+ok ') subtests ok or skipped"
+}
