@@ -24,8 +24,8 @@ shell=(test/run-cases test/cases/* test/lib/*.sh test/meta/*.sh test/meta/cases/
        blktests/run.sh blktests/guest-run)
 if command -v shellcheck >/dev/null; then
 	# SC1090/SC1091: the topology and common.sh are sourced through
-	# variables; -x follows the "shellcheck source=" directives instead.
-	step "shellcheck (${#shell[@]} files)" shellcheck -x -S warning -e SC1090,SC1091 "${shell[@]}"
+	# variables; -x follows the "shellcheck source=" directives instead. -P SCRIPTDIR: the directives are relative to each script.
+	step "shellcheck (${#shell[@]} files)" shellcheck -x -P SCRIPTDIR -S warning -e SC1090,SC1091 "${shell[@]}"
 	# blktests' tests: its make check's settings (-e SC2119); SC2034 for
 	# DESCRIPTION, QUICK.. that its common/shellcheck uses, absent here.
 	step "shellcheck blktests/ (blktests' settings)" shellcheck -x -e SC2119,SC2034,SC1091 \
