@@ -1,7 +1,14 @@
 #!/bin/bash
-# lint-series.sh [REV]: review every commit of vanilla..REV (default: branch
-# "series" of build/linux; or LINT_REV=) the way a maintainer who bisects
-# and reviews the series would, and check that patches/ is that series.
+# lint-series.sh [--no-cache] [--sparse PATH] [REV]: review every commit of
+# vanilla..REV (default: branch "patched" of build/linux) the way a
+# maintainer who bisects and reviews the series would, and check that
+# patches/ is that series.
+#
+#   --no-cache     rebuild every commit (the build step's results are cached,
+#                  see "Where")
+#   --sparse PATH  the sparse to try first (see "sparse")
+#   REV            a commit of build/linux that descends from tag vanilla
+# Parallel jobs: the setting JOBS (test/lib/config.sh).
 #
 # For each commit C (parent P), in order:
 #   build       Every .c file C adds or modifies that is part of this
@@ -19,7 +26,7 @@
 #   checkpatch  scripts/checkpatch.pl --strict on "git format-patch -1 C",
 #               run in the worktree checked out at C.  No ERROR, no WARNING;
 #               CHECKs are listed only.  Exceptions: the file
-#               $LINT_PATCHES/checkpatch-exceptions (absent: none), one per
+#               patches/checkpatch-exceptions (absent: none), one per
 #               line, "#" comments allowed:
 #                   <subject prefix or patch file name> | <TYPE> | <reason>
 #               e.g.
@@ -40,8 +47,7 @@
 #               "ata: <sub>: " (libata, ahci, ...) and an upper-case letter.
 #               A commit touching several subsystems may use any of theirs;
 #               one touching none of them needs some "prefix: ".
-# Then, once: the files listed in $LINT_PATCHES/series (default patches/)
-# are applied with git am to vanilla in the private worktree; the result must
+# Then, once: the files listed in patches/series are applied with git am to vanilla in the private worktree; the result must
 # have exactly the tree of REV.
 #
 # Output: one line per commit and check (ok/FAIL) with the findings under
@@ -56,9 +62,9 @@
 # at REV's tip so that options the series adds exist, and stored as
 # build/lint-series.config; each commit gets it through olddefconfig.
 # Results of the build step are cached in build/lint-cache by tree, file
-# list, config, compiler and sparse (LINT_NOCACHE=1: rebuild).
+# list, config, compiler and sparse (--no-cache: rebuild).
 #
-# Time (2 cores, nice 19, -j2; LINT_JOBS=), measured while kernel builds
+# Time (2 cores, nice 19, -j2: JOBS, nproc there), measured while kernel builds
 # and guests ran beside it (load 4-10): the first run creates the worktree
 # (~40 s), the config (~30 s) and prepares the object directory (~1 min);
 # 13 commits then took 5.5 min.  Every commit rebuilt (gcc from ccache,
@@ -69,7 +75,7 @@
 #
 # sparse: kernel 7.3 needs a sparse that knows __typeof_unqual__
 # (scripts/checker-valid.sh); Debian 12's 0.6.4 does not.  The script takes
-# LINT_SPARSE, then build/sparse/sparse, then sparse from PATH, the first
+# --sparse's, then build/sparse/sparse, then sparse from PATH, the first
 # that passes checker-valid.sh; test/harness/sparse.sh builds one from
 # Debian's sid source package (0.6.5~rc1) when build/sparse/sparse is missing.  With none the build step runs
 # W=1 only and says so on every line.  checkpatch's SPDX check needs
@@ -86,6 +92,8 @@
 set -euo pipefail
 start=$(date +%s)
 top=$(cd "$(dirname "$0")/../.." && pwd)
+# shellcheck source=../lib/config.sh
+. "$top/test/lib/config.sh"
 tree=$top/build/linux
 wt=$top/build/lint-wt
 obj=$top/build/lint-obj
@@ -93,16 +101,28 @@ cachedir=$top/build/lint-cache
 cfg=$top/build/lint-series.config
 tsv=$top/build/lint-series.tsv
 frag=$top/test/harness/kernel.config
-patches=${LINT_PATCHES:-$top/patches}
+patches=$top/patches
 prel=${patches#"$top"/}
-rev=${1:-${LINT_REV:-patched}}
-jobs=${LINT_JOBS:-2}
+jobs=$JOBS
 maxlen=75
 
 g() { git -C "$tree" "$@"; }
 w() { git -C "$wt" "$@"; }
 die() { echo "lint-series: $*" >&2; exit 2; }
 note() { echo "lint-series: $*"; }
+
+nocache="" sparse="" rev=""
+while [ $# -gt 0 ]; do
+	case $1 in
+	--no-cache) nocache=1 ;;
+	--sparse) [ $# -ge 2 ] || die "--sparse needs a PATH"; sparse=$2; shift ;;
+	-h|--help) sed -n '2,/^set -euo/p' "$0" | sed '$d;s/^# \{0,1\}//'; exit 0 ;;
+	-*) die "unknown option '$1' (--help)" ;;
+	*) [ -z "$rev" ] || die "one REV only ('$rev', '$1')"; rev=$1 ;;
+	esac
+	shift
+done
+rev=${rev:-patched}
 
 [ -d "$tree/.git" ] || die "no kernel tree at $tree (make tree)"
 mkdir -p "$top/build" "$cachedir"
@@ -171,9 +191,9 @@ config_on() { grep -qE "^$1=[ym]\$" "$obj/.config"; }
 goto "$basec"
 check=""
 # Debian's sid sparse, built from its source package (bookworm's is too old).
-[ -n "${LINT_SPARSE:-}" ] || [ -x "$top/build/sparse/sparse" ] ||
+[ -n "$sparse" ] || [ -x "$top/build/sparse/sparse" ] ||
 	"$top/test/harness/sparse.sh" > /dev/null || note "building sparse (test/harness/sparse.sh) failed"
-for s in "${LINT_SPARSE:-}" "$top/build/sparse/sparse" "$(command -v sparse || true)"; do
+for s in "$sparse" "$top/build/sparse/sparse" "$(command -v sparse || true)"; do
 	[ -n "$s" ] && [ -x "$s" ] || continue
 	if [ "$("$wt/scripts/checker-valid.sh" "$s" --arch=x86 -mlittle-endian -m64 2>/dev/null)" = 1 ]; then
 		check=$s
@@ -186,7 +206,7 @@ if [ -n "$check" ]; then
 else
 	btool="W=1 (NO SPARSE)"
 	csflags=(C=0)
-	note "WARNING: no sparse that passes scripts/checker-valid.sh (needs __typeof_unqual__; Debian 12's 0.6.4 fails): W=1 only. Set LINT_SPARSE= or put one at build/sparse/sparse."
+	note "WARNING: no sparse that passes scripts/checker-valid.sh (needs __typeof_unqual__; Debian 12's 0.6.4 fails): W=1 only. Name one with --sparse PATH or put one at build/sparse/sparse."
 fi
 # Bump the version when the build step or normalise() changes.
 toolid=$( { echo "lint-cache-2 $btool $cc"; cat "$cfg"; gcc --version | head -1
@@ -298,7 +318,7 @@ build_at() {
 	shift 2
 	key=$( { g rev-parse "$state^{tree}"; printf '%s\n' "$@"; echo "$toolid"; } | sha256sum | cut -c1-24)
 	rm -f "$out.log"
-	if [ -z "${LINT_NOCACHE:-}" ] && [ -f "$cachedir/$key.stat" ]; then
+	if [ -z "$nocache" ] && [ -f "$cachedir/$key.stat" ]; then
 		cp "$cachedir/$key.warn" "$out.warn"; cp "$cachedir/$key.stat" "$out.stat"
 		[ ! -f "$cachedir/$key.log" ] || cp "$cachedir/$key.log" "$out.log"
 		return 0
