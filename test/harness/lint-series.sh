@@ -138,7 +138,8 @@ total=${#commits[@]}
 [ "$total" -gt 0 ] || die "vanilla..$rev has no commits"
 
 # --- the private worktree ----------------------------------------------------
-if [ "$(w rev-parse --path-format=absolute --git-common-dir 2>/dev/null)" != "$tree/.git" ]; then
+# Compared as git names them: both resolved, so build/linux may be a symlink.
+if [ "$(w rev-parse --path-format=absolute --git-common-dir 2>/dev/null)" != "$(g rev-parse --path-format=absolute --git-common-dir)" ]; then
 	[ ! -e "$wt" ] || die "$wt exists but is not a worktree of $tree: remove it"
 	g worktree prune
 	note "creating the private worktree $wt (once, about a minute)"
