@@ -19,7 +19,7 @@ step() {
 }
 
 shell=(test/run-cases test/cases/* test/lib/*.sh test/meta/*.sh test/meta/cases/* test/harness/*.sh
-       test/harness/guest-init test/harness/guest-compare fio-jobs/run.sh .ci/run
+       test/harness/lint-series/*.sh test/harness/guest-init test/harness/guest-compare fio-jobs/run.sh .ci/run
        qemu-plugin/*.sh qemu-plugin/kat/run.sh qemu-plugin/kat/guest-run
        blktests/run.sh blktests/guest-run)
 if command -v shellcheck >/dev/null; then
