@@ -2,14 +2,14 @@
 # sparse.sh: build sparse for make lint-series into build/sparse/sparse.
 # Bookworm's sparse (0.6.4) predates __typeof_unqual__, so Linux 7.3's
 # scripts/checker-valid.sh rejects it and kbuild silently drops C=1.  The
-# Debian source package of a newer sparse (SPARSE_SUITE, default sid) is
+# Debian source package of a newer sparse (sid) is
 # fetched with apt through a private deb-src list under build/ (the archive
 # URI is the one of the system's apt sources) and its "sparse" binary built
 # with the system's gcc; nothing is installed.  Prints the binary's path.
 set -euo pipefail
 top=$(cd "$(dirname "$0")/../.." && pwd)
 d=$top/build/sparse
-suite=${SPARSE_SUITE:-sid}
+suite=sid
 if [ -x "$d/sparse" ] && [ -f "$d/version" ]; then echo "$d/sparse"; exit 0; fi
 # shellcheck source=../lib/apt.sh
 . "$top/test/lib/apt.sh"
