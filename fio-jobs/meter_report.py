@@ -5,7 +5,7 @@ Two sources, per fio run (one manifest line of run.sh):
     around the fio run (manifest column "window"); the plugin's counts of
     that window are in meter-r<rep>.txt in the label's directory (copied
     there by test/harness/compare.sh from the guest's out/meter.txt);
-  * perf on bare metal (run.sh FIO_PERF=1): <result>.perf next to the fio
+  * perf on bare metal (run.sh --perf): <result>.perf next to the fio
     JSON, "perf stat -x," output of kernel-mode remote-DRAM events.
 The count is divided by the I/O of the run: the block layer's completed
 requests over the window (manifest column dev_ios, ramp included, as the
@@ -54,7 +54,7 @@ METER_SPLIT = [
     ("remote_acc_k_oth", "kernel remote accesses per I/O by every other CPU (completion side)"),
     ("remote_miss_k_sub", "kernel remote LLC misses per I/O by the CPUs fio ran on"),
     ("remote_miss_k_oth", "kernel remote LLC misses per I/O by every other CPU"),
-    ("irq", "the device's interrupts per I/O (run.sh FIO_IRQS)"),
+    ("irq", "the device's interrupts per I/O (run.sh --irqs)"),
     ("irq_sub", "the device's interrupts per I/O taken by the CPUs fio ran on"),
     ("obj_remote_acc_sub", "kernel remote accesses to the SCSI objects per I/O by fio's CPUs"),
     ("obj_remote_acc_oth", "kernel remote accesses to the SCSI objects per I/O by the others"),

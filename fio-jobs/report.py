@@ -13,7 +13,7 @@ group the table gives IOPS mean +- sample stddev over the repetitions, the
 p99 completion latency (mean over repetitions), the change of the mean
 against the baseline label and whether that change is significant by a
 two-sided Welch t-test at the 95% level.  Runs of several targets (run.sh
-FIO_TARGET, manifest column "target") are grouped by target first.
+--target, manifest column "target") are grouped by target first.
 
 When the runs carry meter windows (scsi_numa_meter QEMU plugin) or perf counts
 (bare metal), a second table gives per group the IOPS 95% confidence
@@ -457,7 +457,7 @@ def load_iouring(dirs):
 
 
 def perf_table(rows, baseline, label):
-    """perf's remote-DRAM events per I/O, both kernels (FIO_PERF=1)."""
+    """perf's remote-DRAM events per I/O, both kernels (run.sh --perf)."""
     lines = []
     for b, r in pairs(rows, baseline, label):
         for k in sorted(set(b.get("meter", {})) | set(r.get("meter", {}))):

@@ -3,22 +3,85 @@
 # queue depth, submitter) on one kernel and record the JSON results for
 # report.py.  Host mode (a real server) and the guests (make compare) alike.
 #
-#   run.sh OUTDIR LABEL DEVICE[:DEVICE..]
+#   run.sh [OPTION..] OUTDIR LABEL DEVICE[:DEVICE..]
 #
-# Smoke run (the stable interface, e.g. make host-check in a guest; ~20 s
-# on two nodes), then the report of two kernels' result directories:
-#   FIO_REPEAT=2 FIO_RUNTIME=2 FIO_RAMP=1 FIO_JOBS=randread-4k FIO_QDS=32 \
-#     FIO_NUMJOBS=1 FIO_TARGET=scsi_debug FIO_DEV_NODE=1 run.sh OUT LABEL /dev/sdX
+# LABEL names the kernel (vanilla, patched).  DEVICE is a block device or
+# a regular file on a disk filesystem (not tmpfs); several are separated
+# by ':' and share every run.
+#
+# Settings (what each does: config.example; from the environment, else the
+# file "config" at the top of the repository, else test/lib/config.sh's
+# defaults, which this script sources):
+#   FIO_JOBS      job names (<name>.fio here)
+#   FIO_QDS       queue depths
+#   FIO_RUNTIME   seconds measured per run
+#   FIO_NUMJOBS   fio processes per run
+#   COMPARE_REPS  repetitions per kernel: every run this many times
+# Each run also has 1 s of warm-up (ramp) and uses the first 64 MiB of
+# each DEVICE (the I/O path, not the medium, is what is measured).
+#
+# Options (this call only; defaults in brackets):
+#   --target NAME       what DEVICE is (scsi_debug, ahci, ...): prefixes
+#                       the result files, fills the manifest's target
+#                       column                               [none: "-"]
+#   --dev-node N        the device's NUMA node, when sysfs gives none
+#                       (scsi_debug, NVMe multipath); -1: it has none
+#                       [the nearest numa_node file above the device in
+#                       sysfs; "-" when there is none]
+#   --cpu-nodes LIST    submitters: node numbers and "unpinned", separated
+#                       by commas or spaces ("0,1", "1 unpinned")
+#                       [every node with CPUs, then unpinned; no unpinned
+#                       with --meter]
+#   --mem-node N        fio's buffers on node N (bind:N)  [the submitter's]
+#   --rep-start N       number of the first repetition              [1]
+#   --confirm-write DEVICE
+#                       DEVICE may be overwritten: the write jobs
+#                       (randwrite-4k, randrw-70-30-4k) run only when
+#                       every DEVICE is named so; once per device [none]
+#   --perf              wrap each fio run in "perf stat -a" with the
+#                       kernel-mode remote-DRAM events this CPU has
+#                       (README); <file>.perf next to the JSON; skipped
+#                       with the reason (no perf, no such event, no
+#                       permission)                                [off]
+#   --iouring PATH      t/io_uring of fio's source tree (Debian's fio
+#                       ships none): after each repetition's fio runs,
+#                       its peak IOPS per submitter and queue depth (4 KiB
+#                       random reads, no polling), <file>.iouring [none]
+#   --irqs LIST         IRQ numbers (the device's), by commas or spaces:
+#                       each run's interrupts of these per CPU go to the
+#                       manifest's irq_cpus column ("CPU:count,..." of the
+#                       CPUs that took any)                       [none]
+#   --meter CMD         marker command (qemu-plugin's scsi_numa_meter_mark):
+#                       each fio run is one meter window, opened by fio's
+#                       exec_prerun (after fio's set-up, right before the
+#                       I/O and the ramp) with "CMD start", closed by
+#                       exec_postrun ("CMD stop")                 [none]
+#   --meter-seq FILE    with --meter: the file counting the windows opened
+#                       in this guest, so that the manifest gives each
+#                       run's window number          [OUTDIR/meter-windows]
+#   --meter-objects FILE  with --meter: before each window, write the SCSI
+#                       objects' address ranges (the placement inspector
+#                       loaded with addresses=1) to FILE, which the meter
+#                       reads at the window's start to attribute remote
+#                       accesses to object kinds                  [none]
+#   -h, --help          this text
+#
+# Smoke run (~20 s on two nodes), then the report of two kernels' result
+# directories:
+#   COMPARE_REPS=2 FIO_RUNTIME=2 run.sh --target scsi_debug --dev-node 1 OUT LABEL /dev/sdX
 #   report.py --out REPORTDIR OUT/vanilla OUT/patched
 #     (REPORTDIR/report.{txt,json,tsv}; exit 0 written, 1 bad input, 2 usage)
 # Exit status: 0 every run done; 1 a run failed or something is missing
 # (perf and t/io_uring are optional: skipped with the reason); 2 usage or
-# refused (a write job without FIO_WRITE_OK=1, a mounted device, a bad value).
+# refused (a write job without --confirm-write, a device in use, a bad
+# value, an unknown option, a FIO_* variable of earlier versions).
 #
-# Safety: the jobs are read-only (fio --readonly) unless FIO_WRITE_OK=1,
-# which allows the write jobs (randwrite-4k, randrw-70-30-4k) to overwrite
-# DEVICE; the default job list then includes them.  A write job on a
-# mounted or swap device is refused even then.
+# Safety: the jobs run read-only (fio --readonly) unless FIO_JOBS holds a
+# write job; that is refused unless every DEVICE is named again with
+# --confirm-write, and even then when a DEVICE, or a partition of it, is
+# mounted, swap or held by another device: make host-check's rule
+# (DISK=/dev/sdX CONFIRM_WRITE=/dev/sdX), one function for both
+# (test/lib/write-guard.sh).
 #
 # Submitters: fio runs with its CPUs and memory on each CPU node in turn
 # (cpus_allowed = the node's CPUs, numa_mem_policy=bind:<node>), then
@@ -29,116 +92,123 @@
 # Results go to OUTDIR/LABEL/[<target>_]<job>_qd<qd>_cpu<submitter>_r<rep>.json,
 # one line per run is appended to OUTDIR/LABEL/manifest.tsv; fio's stderr,
 # if any, is kept in a .log next to the JSON file.  run-info.txt records
-# kernel, fio version, settings, and whether perf / t/io_uring ran or why
-# not.  LABEL names the kernel (vanilla, patched).
-#
-# Environment (defaults in brackets; the defaults of run.sh live here; make
-# compare sets its own in the Makefile):
-#   FIO_WRITE_OK   1: the write jobs may overwrite DEVICE     [unset: read-only]
-#   FIO_CPU_NODES  submitters: node numbers and "unpinned"
-#                  [every node with CPUs, then unpinned; no unpinned with FIO_METER]
-#   FIO_MEM_NODE   node for fio's buffers (bind:N)   [the submitter's node]
-#   FIO_JOBS       job names (<name>.fio here)
-#                  [randread-4k seqread-128k; all four with FIO_WRITE_OK=1]
-#   FIO_QDS        queue depths                      [1 32]
-#   FIO_NUMJOBS    fio processes per run             [2]
-#   FIO_REPEAT     repetitions in this call          [5]
-#   FIO_REP_START  number of the first repetition    [1]
-#   FIO_RUNTIME    seconds measured per run          [5]
-#   FIO_RAMP       seconds of warm-up per run        [1]
-#   FIO_SIZE       region of each device used        [64M]
-#   FIO_TARGET     name of what DEVICE is, e.g. scsi_debug, ahci: prefixes
-#                  the result files and fills the manifest's target column
-#                                                    [none: column "-"]
-#   FIO_DEV_NODE   the device's NUMA node, when sysfs gives none (scsi_debug,
-#                  NVMe multipath)   [the nearest numa_node file above the
-#                  device in sysfs; "-" when there is none]
-#   FIO_METER      marker command (qemu-plugin's scsi_numa_meter_mark): each fio run
-#                  is one meter window, opened by fio's exec_prerun (after
-#                  fio's set-up, right before the I/O and the ramp) with
-#                  "$FIO_METER start", closed by exec_postrun ("stop") [none]
-#   FIO_METER_SEQ  file counting the windows opened in this guest, so that
-#                  the manifest gives each run's window number
-#                                                    [OUTDIR/meter-windows]
-#   FIO_METER_OBJECTS  with FIO_METER: before each window, write the SCSI
-#                  objects' address ranges (the placement inspector loaded
-#                  with addresses=1) to this file, which the meter reads at
-#                  the window's start to attribute remote accesses to
-#                  object kinds                                  [none]
-#   FIO_IRQS       IRQ numbers (the device's): each run's interrupts of
-#                  these per CPU go to the manifest's irq_cpus column
-#                  ("CPU:count,..." of the CPUs that took any)    [none]
-#   FIO_PERF       1: wrap each fio run in "perf stat -a" with the
-#                  kernel-mode remote-DRAM events this CPU has (README);
-#                  <file>.perf next to the JSON; skipped with the reason
-#                  (no perf, no such event, no permission)       [0]
-#   FIO_IOURING    t/io_uring of fio's source tree (Debian's fio ships none):
-#                  after each repetition's fio runs, its peak IOPS per
-#                  submitter and queue depth (4 KiB random reads, no
-#                  polling), <file>.iouring; skipped with the reason when
-#                  unset or not executable                       [none]
+# the command line, kernel, fio version, settings, and whether perf /
+# t/io_uring ran or why not.
 #
 # The repetition is the outer loop, so slow drift (thermal, background
-# activity) hits every configuration alike.  An orchestrator that alternates
-# kernels calls this with FIO_REPEAT=1 FIO_REP_START=r for r = 1, 2, ...
+# activity) hits every configuration alike.  An orchestrator that
+# alternates kernels calls this with COMPARE_REPS=1 --rep-start R for
+# R = 1, 2, ... (test/harness/guest-compare).
 #
 # It only relies on its own directory (for the job files),
-# ../test/lib/cpulist.sh (a checkout of the repository), sysfs and fio in
-# $PATH (taskset, perf, t/io_uring when used).
+# ../test/lib/{config,cpulist,write-guard}.sh (a checkout of the
+# repository), sysfs and fio in $PATH (taskset, perf, t/io_uring when used).
 set -euo pipefail
 
 die() { echo "run.sh: error: $*" >&2; exit 1; }
 refuse() { echo "run.sh: refused: $*" >&2; exit 2; }
+HERE=$(cd "$(dirname "$0")" && pwd)
+usage() { sed -n '2,/^set -euo pipefail/p' "$0" | sed '$d;s/^# \{0,1\}//'; }
 
-[ $# -eq 3 ] || refuse "usage: $0 OUTDIR LABEL DEVICE[:DEVICE..]"
+# The variables that configured run.sh before its options and
+# test/lib/config.sh: refused, so that an old command line does not run
+# with its settings silently dropped.
+declare -A retired=([FIO_WRITE_OK]="--confirm-write DEVICE" [FIO_REPEAT]="COMPARE_REPS"
+	[FIO_REP_START]="--rep-start" [FIO_TARGET]="--target" [FIO_DEV_NODE]="--dev-node"
+	[FIO_CPU_NODES]="--cpu-nodes" [FIO_MEM_NODE]="--mem-node" [FIO_METER]="--meter"
+	[FIO_METER_SEQ]="--meter-seq" [FIO_METER_OBJECTS]="--meter-objects" [FIO_IRQS]="--irqs"
+	[FIO_PERF]="--perf" [FIO_IOURING]="--iouring" [FIO_RAMP]="none: 1 s" [FIO_SIZE]="none: 64M")
+for v in "${!retired[@]}"; do
+	[ -z "${!v+x}" ] || refuse "$v is not read any more (its replacement: ${retired[$v]}; run.sh --help)"
+done
+
+cmdline=$*	# for run-info.txt
+opt_target="" opt_dev_node="" opt_cpu_nodes="" opt_mem_node="" opt_rep_start=1
+opt_perf=0 opt_iouring="" opt_irqs="" opt_meter="" opt_meter_seq="" opt_meter_objects=""
+confirm=()
+while [ $# -gt 0 ]; do
+	case $1 in
+	-h|--help) usage; exit 0 ;;
+	--perf) opt_perf=1; shift; continue ;;
+	--) shift; break ;;
+	--target|--dev-node|--cpu-nodes|--mem-node|--rep-start|--confirm-write|--iouring|--irqs|--meter|--meter-seq|--meter-objects)
+		[ $# -ge 2 ] || refuse "$1 needs a value (run.sh --help)" ;;
+	-*) refuse "unknown option '$1' (run.sh --help)" ;;
+	*) break ;;
+	esac
+	case $1 in
+	--target) opt_target=$2 ;;
+	--dev-node) opt_dev_node=$2 ;;
+	--cpu-nodes) opt_cpu_nodes=${2//,/ } ;;
+	--mem-node) opt_mem_node=$2 ;;
+	--rep-start) opt_rep_start=$2 ;;
+	--confirm-write) confirm+=("$2") ;;
+	--iouring) opt_iouring=$2 ;;
+	--irqs) opt_irqs=${2//,/ } ;;
+	--meter) opt_meter=$2 ;;
+	--meter-seq) opt_meter_seq=$2 ;;
+	--meter-objects) opt_meter_objects=$2 ;;
+	esac
+	shift 2
+done
+[ $# -eq 3 ] || refuse "usage: $0 [OPTION..] OUTDIR LABEL DEVICE[:DEVICE..] (run.sh --help)"
 OUTDIR=$1 LABEL=$2 DEVS=$3
 [[ $LABEL =~ ^[A-Za-z0-9._+-]+$ ]] || refuse "LABEL '$LABEL': use letters, digits, . _ + - only"
-HERE=$(cd "$(dirname "$0")" && pwd)
-command -v fio >/dev/null || die "fio not found in PATH (apt-get install fio)"
 
-FIO_WRITE_OK=${FIO_WRITE_OK:-0}
-[[ $FIO_WRITE_OK =~ ^[01]$ ]] || refuse "FIO_WRITE_OK='$FIO_WRITE_OK': 1 (the write jobs may overwrite the device) or 0"
-if [ "$FIO_WRITE_OK" = 1 ]; then
-	FIO_JOBS=${FIO_JOBS:-"randread-4k randwrite-4k randrw-70-30-4k seqread-128k"}
-else
-	FIO_JOBS=${FIO_JOBS:-"randread-4k seqread-128k"}
-fi
-FIO_QDS=${FIO_QDS:-"1 32"}
-FIO_NUMJOBS=${FIO_NUMJOBS:-2}
-FIO_REPEAT=${FIO_REPEAT:-5}
-FIO_REP_START=${FIO_REP_START:-1}
-FIO_RUNTIME=${FIO_RUNTIME:-5}
-FIO_RAMP=${FIO_RAMP:-1}
-FIO_SIZE=${FIO_SIZE:-64M}
-FIO_MEM_NODE=${FIO_MEM_NODE:-}      # empty: follow the CPU node
-FIO_TARGET=${FIO_TARGET:-}
-FIO_DEV_NODE=${FIO_DEV_NODE:-}
-FIO_METER=${FIO_METER:-}
-FIO_METER_SEQ=${FIO_METER_SEQ:-$OUTDIR/meter-windows}
-FIO_PERF=${FIO_PERF:-0}
-FIO_IRQS=${FIO_IRQS:-}
-FIO_IOURING=${FIO_IOURING:-}
-[[ $FIO_IRQS =~ ^[0-9\ ]*$ ]] || refuse "FIO_IRQS '$FIO_IRQS': IRQ numbers"
-[ -z "$FIO_TARGET" ] || [[ $FIO_TARGET =~ ^[A-Za-z0-9.+-][A-Za-z0-9._+-]*$ ]] ||
-	refuse "FIO_TARGET '$FIO_TARGET': use letters, digits, . _ + - only"
-[ -z "$FIO_DEV_NODE" ] || [[ $FIO_DEV_NODE =~ ^(-1|[0-9]+)$ ]] ||
-	refuse "FIO_DEV_NODE '$FIO_DEV_NODE': a node number (-1: the device has none)"
-if [ -n "$FIO_METER" ]; then
-	[ -x "$FIO_METER" ] || die "FIO_METER '$FIO_METER' is not an executable (make -C qemu-plugin)"
-fi
-
-for v in FIO_NUMJOBS FIO_REPEAT FIO_REP_START FIO_RUNTIME FIO_RAMP; do
-	[[ ${!v} =~ ^[0-9]+$ ]] || refuse "$v='${!v}' is not a non-negative integer"
+# FIO_JOBS, FIO_QDS, FIO_RUNTIME, FIO_NUMJOBS, COMPARE_REPS (checked there).
+for f in config cpulist write-guard; do
+	[ -f "$HERE/../test/lib/$f.sh" ] ||
+		die "no $HERE/../test/lib/$f.sh: run run.sh from a checkout of the repository"
 done
-for qd in $FIO_QDS; do
-	[[ $qd =~ ^[1-9][0-9]*$ ]] || refuse "FIO_QDS: '$qd' is not a queue depth"
-done
-
+# shellcheck source=../test/lib/config.sh
+. "$HERE/../test/lib/config.sh"
 # cpulist_expand: "0-2,5" -> "0 1 2 5" (the repository's one parser).
 # shellcheck source=../test/lib/cpulist.sh
-[ -f "$HERE/../test/lib/cpulist.sh" ] ||
-	die "no $HERE/../test/lib/cpulist.sh: run run.sh from a checkout of the repository"
 . "$HERE/../test/lib/cpulist.sh"
+# same_device, device_in_use: the rule for writing.
+# shellcheck source=../test/lib/write-guard.sh
+. "$HERE/../test/lib/write-guard.sh"
+command -v fio >/dev/null || die "fio not found in PATH (apt-get install fio)"
+
+# Not settings: how each run is made.
+RAMP=1 SIZE=64M
+[ -n "$opt_meter_seq" ] || opt_meter_seq=$OUTDIR/meter-windows
+[[ $opt_irqs =~ ^[0-9\ ]*$ ]] || refuse "--irqs '$opt_irqs': IRQ numbers"
+[ -z "$opt_target" ] || [[ $opt_target =~ ^[A-Za-z0-9.+-][A-Za-z0-9._+-]*$ ]] ||
+	refuse "--target '$opt_target': use letters, digits, . _ + - only"
+[ -z "$opt_dev_node" ] || [[ $opt_dev_node =~ ^(-1|[0-9]+)$ ]] ||
+	refuse "--dev-node '$opt_dev_node': a node number (-1: the device has none)"
+[ -z "$opt_mem_node" ] || [[ $opt_mem_node =~ ^[0-9]+$ ]] ||
+	refuse "--mem-node '$opt_mem_node': a node number"
+[[ $opt_rep_start =~ ^[1-9][0-9]*$ ]] || refuse "--rep-start '$opt_rep_start': a repetition number (1, 2, ...)"
+if [ -n "$opt_meter" ]; then
+	[ -x "$opt_meter" ] || die "--meter '$opt_meter' is not an executable (make -C qemu-plugin)"
+else
+	[ -z "$opt_meter_objects" ] || refuse "--meter-objects without --meter"
+fi
+
+# The jobs, and whether any writes: a job writes unless its rw= is a read
+# (read, randread).  Writing needs every device confirmed (write-guard.sh).
+WRITES=0 wjobs=""
+for job in $FIO_JOBS; do
+	[ -f "$HERE/$job.fio" ] || refuse "no job file $HERE/$job.fio (FIO_JOBS='$FIO_JOBS')"
+	grep -qE '^rw=(rand)?read$' "$HERE/$job.fio" || { WRITES=1; wjobs+=" $job"; }
+done
+IFS=: read -ra devlist <<<"$DEVS"
+[ ${#devlist[@]} -gt 0 ] || refuse "no DEVICE"
+# A confirmation must name a device of this call: a typo is no confirmation.
+for c in "${confirm[@]}"; do
+	hit=0
+	for d in "${devlist[@]}"; do same_device "$c" "$d" && hit=1; done
+	[ $hit = 1 ] || refuse "--confirm-write $c does not name a DEVICE of this call ($DEVS)"
+done
+if [ $WRITES = 1 ]; then
+	for d in "${devlist[@]}"; do
+		hit=0
+		for c in "${confirm[@]}"; do same_device "$c" "$d" && hit=1; done
+		[ $hit = 1 ] || refuse "FIO_JOBS='$FIO_JOBS':$wjobs would overwrite $d: name it again with --confirm-write $d if its contents may be destroyed"
+	done
+fi
 
 # NUMA topology.  A kernel built without CONFIG_NUMA has no node directory:
 # treat it as a single node 0 owning all online CPUs, with no memory policy.
@@ -150,25 +220,25 @@ node_cpus() {   # CPU list of node $1 ("unpinned": every online CPU), empty if i
 	elif [ "$1" = 0 ]; then cat /sys/devices/system/cpu/online
 	fi
 }
-if [ -z "${FIO_CPU_NODES:-}" ]; then
+if [ -z "$opt_cpu_nodes" ]; then
 	if [ $HAVE_NUMA = 1 ]; then
 		# has_cpu lists the nodes with CPUs; CPU-less (memory-only) nodes
 		# cannot submit I/O, so they are never CPU nodes.
-		FIO_CPU_NODES=$(cpulist_expand "$(cat "$NODE_SYS/has_cpu" 2>/dev/null || cat "$NODE_SYS/online")")
+		opt_cpu_nodes=$(cpulist_expand "$(cat "$NODE_SYS/has_cpu" 2>/dev/null || cat "$NODE_SYS/online")")
 	else
-		FIO_CPU_NODES=0
+		opt_cpu_nodes=0
 	fi
 	# A meter window is split by the submitters' node: no unpinned run.
-	[ -n "$FIO_METER" ] || FIO_CPU_NODES+=" unpinned"
+	[ -n "$opt_meter" ] || opt_cpu_nodes+=" unpinned"
 fi
-for n in $FIO_CPU_NODES; do
-	[ "$n" = unpinned ] || [[ $n =~ ^[0-9]+$ ]] || refuse "FIO_CPU_NODES: '$n' is neither a node number nor unpinned"
-	[ "$n" = unpinned ] && [ -n "$FIO_METER" ] &&
-		refuse "FIO_CPU_NODES: unpinned with FIO_METER (a meter window needs the submitters' node)"
+for n in $opt_cpu_nodes; do
+	[ "$n" = unpinned ] || [[ $n =~ ^[0-9]+$ ]] || refuse "--cpu-nodes: '$n' is neither a node number nor unpinned"
+	[ "$n" = unpinned ] && [ -n "$opt_meter" ] &&
+		refuse "--cpu-nodes: unpinned with --meter (a meter window needs the submitters' node)"
 	[ -n "$(node_cpus "$n")" ] || die "CPU node $n does not exist or has no CPUs"
 done
-if [ -n "$FIO_MEM_NODE" ] && [ $HAVE_NUMA = 1 ] && [ ! -d "$NODE_SYS/node$FIO_MEM_NODE" ]; then
-	die "memory node $FIO_MEM_NODE does not exist"
+if [ -n "$opt_mem_node" ] && [ $HAVE_NUMA = 1 ] && [ ! -d "$NODE_SYS/node$opt_mem_node" ]; then
+	die "memory node $opt_mem_node does not exist"
 fi
 
 # Does fio support numa_mem_policy?  Without libnuma fio rejects the option
@@ -194,10 +264,10 @@ fi
 # With numjobs > 1 the first job opens it (the others' starts are ignored)
 # and the first to finish closes it.  fio writes the commands' output to
 # <job>.prerun.txt / .postrun.txt in its working directory (DEST below).
-if [ -n "$FIO_METER" ]; then
+if [ -n "$opt_meter" ]; then
 	mdir=$(mktemp -d)
 	for f in "$JOBDIR"/*.fio; do
-		awk -v m="$FIO_METER" '{ print } /^\[global\]/ {
+		awk -v m="$opt_meter" '{ print } /^\[global\]/ {
 			print "exec_prerun=" m " start"; print "exec_postrun=" m " stop" }' "$f" > "$mdir/${f##*/}"
 	done
 	[ "$JOBDIR" = "$HERE" ] || rm -rf "$JOBDIR"
@@ -205,31 +275,19 @@ if [ -n "$FIO_METER" ]; then
 	trap 'rm -rf "$JOBDIR"' EXIT
 fi
 
-# A job writes unless its rw= is a read (read, randread).
-WRITES=0
-for job in $FIO_JOBS; do
-	[ -f "$HERE/$job.fio" ] || refuse "no job file $HERE/$job.fio (FIO_JOBS='$FIO_JOBS')"
-	if ! grep -qE '^rw=(rand)?read$' "$HERE/$job.fio"; then
-		[ "$FIO_WRITE_OK" = 1 ] ||
-			refuse "job $job writes to the device: set FIO_WRITE_OK=1 if its contents may be destroyed (FIO_JOBS='$FIO_JOBS')"
-		WRITES=1
-	fi
-done
 # fio's own guard: --readonly makes fio refuse any write it would issue.
 ro=()
 [ "$WRITES" = 1 ] || ro=(--readonly)
 
 # Check the devices: they must exist; a file on tmpfs is not block I/O;
-# a mounted block device or swap would be destroyed by the write jobs.
-IFS=: read -ra devlist <<<"$DEVS"
+# the write jobs must not destroy a device in use (write-guard.sh).
 for d in "${devlist[@]}"; do
 	[ -e "$d" ] || die "device or file '$d' does not exist (create test files first, e.g. truncate -s 256M /var/tmp/fiotest.img)"
 	if [ -b "$d" ]; then
-		real=$(readlink -f "$d")
-		if awk -v d="$real" 'index($1, d) == 1 { f = 1 } END { exit !f }' /proc/mounts /proc/swaps; then
-			[ "$WRITES" = 1 ] &&
-				refuse "$d ($real) or one of its partitions is mounted or used as swap; refusing to write to it"
-			echo "run.sh: note: $d is in use (mounted or swap): read-only jobs, but its other I/O is noise" >&2
+		why=$(device_in_use "$d")
+		if [ -n "$why" ]; then
+			[ "$WRITES" = 1 ] && refuse "$d: $why; refusing to write to it"
+			echo "run.sh: note: $d: $why: read-only jobs, but its other I/O is noise" >&2
 		fi
 	elif [ -f "$d" ]; then
 		fstype=$(stat -f -c %T "$d")
@@ -267,36 +325,36 @@ dev_node() {
 	[ -e "$blk/device" ] || return 0
 	sysfs_node "$(readlink -f "$blk/device")"
 }
-if [ -z "$FIO_DEV_NODE" ]; then
-	FIO_DEV_NODE=-
+if [ -z "$opt_dev_node" ]; then
+	opt_dev_node=-
 	for d in "${devlist[@]}"; do
 		n=$(dev_node "$d")
-		[ -n "$n" ] || { FIO_DEV_NODE=-; break; }
-		if [ "$FIO_DEV_NODE" = - ]; then FIO_DEV_NODE=$n
-		elif [ "$FIO_DEV_NODE" != "$n" ]; then
-			echo "run.sh: note: the devices are on nodes $FIO_DEV_NODE and $n: no local/remote" >&2
-			FIO_DEV_NODE=-; break
+		[ -n "$n" ] || { opt_dev_node=-; break; }
+		if [ "$opt_dev_node" = - ]; then opt_dev_node=$n
+		elif [ "$opt_dev_node" != "$n" ]; then
+			echo "run.sh: note: the devices are on nodes $opt_dev_node and $n: no local/remote" >&2
+			opt_dev_node=-; break
 		fi
 	done
 fi
-[ "$FIO_DEV_NODE" = - ] && echo "run.sh: note: the device's NUMA node is unknown (FIO_DEV_NODE=N gives it): the report names submitters by node only" >&2
+[ "$opt_dev_node" = - ] && echo "run.sh: note: the device's NUMA node is unknown (--dev-node N gives it): the report names submitters by node only" >&2
 
 # meter_objects FILE: "<kind> <address> <size>" of every object the
 # inspector reports with an address (fields 7 and 8 with addresses=1).
 meter_objects() {
 	local f=/sys/kernel/debug/scsi_numa_inspect
-	[ -r "$f" ] || die "FIO_METER_OBJECTS: no $f (load scsi_numa_inspect.ko addresses=1)"
+	[ -r "$f" ] || die "--meter-objects: no $f (load scsi_numa_inspect.ko addresses=1)"
 	awk '$1 == "obj" && NF >= 8 && $8 > 0 { print $3, $7, $8; n++ }
 	     END { if (!n) exit 1 }' "$f" > "$1" ||
-		die "FIO_METER_OBJECTS: the inspector gave no addresses (addresses=1?)"
+		die "--meter-objects: the inspector gave no addresses (addresses=1?)"
 }
 
 # Bare metal: the kernel-mode remote-DRAM events of this CPU that perf can
 # count system-wide (names from the kernel's tools/perf/pmu-events/arch/x86
 # JSON; node-load-misses is perf's generic cache event, last resort).
 # PERF_NOTE says what was used or why nothing was.
-PERF_EVENTS="" PERF_NOTE="off (FIO_PERF=0)"
-if [ "$FIO_PERF" = 1 ]; then
+PERF_EVENTS="" PERF_NOTE="off (no --perf)"
+if [ "$opt_perf" = 1 ]; then
 	vendor=$(awk -F': *' '/^vendor_id/ { print $2; exit }' /proc/cpuinfo 2>/dev/null)
 	case $vendor in
 	GenuineIntel)	# loads retired from remote DRAM; offcore demand reads
@@ -350,12 +408,12 @@ if [ "$FIO_PERF" = 1 ]; then
 fi
 
 # Peak IOPS with fio's t/io_uring (not in Debian's fio package).
-IOURING_NOTE="skipped: FIO_IOURING is not set (Debian's fio $(fio --version) ships no t/io_uring; build it from fio's source: make t/io_uring)"
-if [ -n "$FIO_IOURING" ]; then
-	if [ -x "$FIO_IOURING" ] && [ ! -d "$FIO_IOURING" ]; then
-		IOURING_NOTE="used: $FIO_IOURING"
+IOURING_NOTE="skipped: no --iouring (Debian's fio $(fio --version) ships no t/io_uring; build it from fio's source: make t/io_uring)"
+if [ -n "$opt_iouring" ]; then
+	if [ -x "$opt_iouring" ] && [ ! -d "$opt_iouring" ]; then
+		IOURING_NOTE="used: $opt_iouring"
 	else
-		IOURING_NOTE="skipped: FIO_IOURING '$FIO_IOURING' is not an executable"
+		IOURING_NOTE="skipped: --iouring '$opt_iouring' is not an executable"
 	fi
 fi
 echo "run.sh: t/io_uring: $IOURING_NOTE" >&2
@@ -365,7 +423,7 @@ mkdir -p "$DEST"
 # fio runs in DEST (see exec_prerun): every path it gets is absolute.
 abspath() { case $1 in /*) echo "$1" ;; *) echo "$PWD/$1" ;; esac; }
 DEST=$(cd "$DEST" && pwd)
-FIO_METER_SEQ=$(abspath "$FIO_METER_SEQ")
+opt_meter_seq=$(abspath "$opt_meter_seq")
 ADEVS=""
 for d in "${devlist[@]}"; do ADEVS+="${ADEVS:+:}$(abspath "$d")"; done
 MANIFEST=$DEST/manifest.tsv
@@ -375,12 +433,12 @@ MANIFEST=$DEST/manifest.tsv
 [ -s "$MANIFEST" ] || printf 'label\tjob\tqd\tcpu_node\tmem_node\trep\tfile\ttarget\twindow\tdev_ios\tcpus\tirq_cpus\tdev_node\n' >"$MANIFEST"
 # A short record of what was run, for whoever reads the results later.
 {
-	echo "# $(date -Is) run.sh $*"
+	echo "# $(date -Is) run.sh $cmdline"
 	echo "kernel=$(uname -r) fio=$(fio --version) numa=$HAVE_NUMA mempolicy=$USE_MEMPOL"
-	echo "jobs='$FIO_JOBS' qds='$FIO_QDS' cpu_nodes='$FIO_CPU_NODES' mem_node='${FIO_MEM_NODE:-=cpu}'" \
-		"numjobs=$FIO_NUMJOBS reps=$FIO_REP_START+$FIO_REPEAT runtime=$FIO_RUNTIME ramp=$FIO_RAMP size=$FIO_SIZE"
-	echo "target='${FIO_TARGET:--}' devices='$DEVS' dev_node=$FIO_DEV_NODE write_ok=$FIO_WRITE_OK" \
-		"meter='${FIO_METER:-off}' irqs='${FIO_IRQS:--}'"
+	echo "jobs='$FIO_JOBS' qds='$FIO_QDS' cpu_nodes='$opt_cpu_nodes' mem_node='${opt_mem_node:-=cpu}'" \
+		"numjobs=$FIO_NUMJOBS reps=$opt_rep_start+$COMPARE_REPS runtime=$FIO_RUNTIME ramp=$RAMP size=$SIZE"
+	echo "target='${opt_target:--}' devices='$DEVS' dev_node=$opt_dev_node write_ok=$WRITES" \
+		"meter='${opt_meter:-off}' irqs='${opt_irqs:--}'"
 	echo "perf: $PERF_NOTE"
 	echo "io_uring: $IOURING_NOTE"
 } >>"$DEST/run-info.txt"
@@ -400,10 +458,10 @@ dev_ios() {
 	echo "$sum"
 }
 
-# irq_counts: "CPU:count ..." of the FIO_IRQS interrupts so far, summed
+# irq_counts: "CPU:count ..." of the --irqs interrupts so far, summed
 # per CPU (/proc/interrupts: one column per online CPU).
 irq_counts() {
-	awk -v irqs=" $FIO_IRQS " 'NR == 1 { for (i = 1; i <= NF; i++) cpu[i] = substr($i, 4); n = NF; next }
+	awk -v irqs=" $opt_irqs " 'NR == 1 { for (i = 1; i <= NF; i++) cpu[i] = substr($i, 4); n = NF; next }
 		{ q = $1; sub(":", "", q); if (index(irqs, " " q " ")) for (i = 1; i <= n; i++) c[i] += $(i + 1) }
 		END { for (i = 1; i <= n; i++) printf "%s:%d ", cpu[i], c[i] }' /proc/interrupts
 }
@@ -423,21 +481,21 @@ iouring() {
 	local r=$1 qd node cpus base batch rc
 	[ -f "$DEST/iouring.tsv" ] || printf 'label\tqd\tcpu_node\trep\tfile\ttarget\tdev_node\n' > "$DEST/iouring.tsv"
 	for qd in $FIO_QDS; do
-		for node in $FIO_CPU_NODES; do
+		for node in $opt_cpu_nodes; do
 			cpus=$(node_cpus "$node")
-			base=${FIO_TARGET:+${FIO_TARGET}_}iouring_qd${qd}_cpu${node}_r${r}
+			base=${opt_target:+${opt_target}_}iouring_qd${qd}_cpu${node}_r${r}
 			batch=$((qd < 32 ? qd : 32))
 			echo "run.sh: [$LABEL] rep $r  t/io_uring  qd=$qd  submitter $node" >&2
 			rc=0
 			# -p0: interrupts (no poll queues needed); -O1: O_DIRECT; reads only
-			taskset -c "$cpus" "$FIO_IOURING" -d"$qd" -s"$batch" -c"$batch" -b4096 -p0 -B0 -F1 \
+			taskset -c "$cpus" "$opt_iouring" -d"$qd" -s"$batch" -c"$batch" -b4096 -p0 -B0 -F1 \
 				-O1 -n1 -r"$FIO_RUNTIME" "${devlist[@]}" > "$DEST/$base.iouring" 2>&1 || rc=$?
 			if [ "$rc" != 0 ] || ! grep -q 'IOPS=' "$DEST/$base.iouring"; then
 				tail -n 5 "$DEST/$base.iouring" >&2
 				die "t/io_uring failed (qd $qd, submitter $node, rep $r): $DEST/$base.iouring"
 			fi
 			printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$LABEL" "$qd" "$node" "$r" "$base.iouring" \
-				"${FIO_TARGET:--}" "$FIO_DEV_NODE" >> "$DEST/iouring.tsv"
+				"${opt_target:--}" "$opt_dev_node" >> "$DEST/iouring.tsv"
 		done
 	done
 }
@@ -445,42 +503,42 @@ iouring() {
 # t/io_uring must work before hours of fio runs depend on it: one second
 # on the devices (its options differ between fio versions).
 if [[ $IOURING_NOTE == used:* ]]; then
-	if ! probe_out=$("$FIO_IOURING" -d1 -s1 -c1 -b4096 -p0 -B0 -F1 -O1 -n1 -r1 "${devlist[@]}" 2>&1) ||
+	if ! probe_out=$("$opt_iouring" -d1 -s1 -c1 -b4096 -p0 -B0 -F1 -O1 -n1 -r1 "${devlist[@]}" 2>&1) ||
 		! grep -q 'IOPS=' <<<"$probe_out"; then
 		echo "$probe_out" | tail -n 5 >&2
-		die "FIO_IOURING=$FIO_IOURING does not run here (a t/io_uring of another fio version?)"
+		die "--iouring $opt_iouring does not run here (a t/io_uring of another fio version?)"
 	fi
 fi
 
-last=$((FIO_REP_START + FIO_REPEAT - 1))
-for ((r = FIO_REP_START; r <= last; r++)); do
+last=$((opt_rep_start + COMPARE_REPS - 1))
+for ((r = opt_rep_start; r <= last; r++)); do
 	for job in $FIO_JOBS; do
 		for qd in $FIO_QDS; do
-			for node in $FIO_CPU_NODES; do
+			for node in $opt_cpu_nodes; do
 				if [ "$node" = unpinned ]; then
 					# no CPU binding; buffers as the kernel places them
-					if [ -n "$FIO_MEM_NODE" ]; then
-						mem=$FIO_MEM_NODE policy=bind:$FIO_MEM_NODE
+					if [ -n "$opt_mem_node" ]; then
+						mem=$opt_mem_node policy=bind:$opt_mem_node
 					else
 						mem=default policy=default
 					fi
 				else
-					mem=${FIO_MEM_NODE:-$node} policy=bind:${FIO_MEM_NODE:-$node}
+					mem=${opt_mem_node:-$node} policy=bind:${opt_mem_node:-$node}
 				fi
 				# manifest records "none" when buffers could not be bound
 				[ $USE_MEMPOL = 1 ] && memrec=$mem || memrec=none
-				base=${FIO_TARGET:+${FIO_TARGET}_}${job}_qd${qd}_cpu${node}_r${r}
-				echo "run.sh: [$LABEL] rep $r  ${FIO_TARGET:+$FIO_TARGET  }$job  qd=$qd  submitter $node  mem node $memrec" >&2
+				base=${opt_target:+${opt_target}_}${job}_qd${qd}_cpu${node}_r${r}
+				echo "run.sh: [$LABEL] rep $r  ${opt_target:+$opt_target  }$job  qd=$qd  submitter $node  mem node $memrec" >&2
 				perf=()
 				[ -n "$PERF_EVENTS" ] && perf=(perf stat -a "-x," -o "$DEST/$base.perf" -e "$PERF_EVENTS" --)
 				win=-
 				ios0=$(dev_ios)
 				irq0=""
-				[ -n "$FIO_IRQS" ] && irq0=$(irq_counts)
-				if [ -n "$FIO_METER" ]; then
-					[ -n "${FIO_METER_OBJECTS:-}" ] && meter_objects "$FIO_METER_OBJECTS"
-					win=$(( $(cat "$FIO_METER_SEQ" 2>/dev/null || echo 0) + 1 ))
-					echo "$win" > "$FIO_METER_SEQ"
+				[ -n "$opt_irqs" ] && irq0=$(irq_counts)
+				if [ -n "$opt_meter" ]; then
+					[ -n "$opt_meter_objects" ] && meter_objects "$opt_meter_objects"
+					win=$(( $(cat "$opt_meter_seq" 2>/dev/null || echo 0) + 1 ))
+					echo "$win" > "$opt_meter_seq"
 				fi
 				# The job files read these variables (fio expands ${VAR}).
 				# fio starts on the node's CPUs, not only its jobs
@@ -491,19 +549,19 @@ for ((r = FIO_REP_START; r <= last; r++)); do
 				# every online CPU, as fio runs when nobody binds it.
 				rc=0
 				cpus=$(node_cpus "$node")
-				[ -n "$cpus" ] || die "node $node has no online CPUs to submit I/O from (FIO_CPU_NODES)"
-				( cd "$DEST" && FIO_RUNTIME=$FIO_RUNTIME FIO_RAMP=$FIO_RAMP FIO_IODEPTH=$qd \
-					FIO_NUMJOBS=$FIO_NUMJOBS FIO_DEV=$ADEVS FIO_SIZE=$FIO_SIZE \
+				[ -n "$cpus" ] || die "node $node has no online CPUs to submit I/O from (--cpu-nodes)"
+				( cd "$DEST" && FIO_RUNTIME=$FIO_RUNTIME FIO_RAMP=$RAMP FIO_IODEPTH=$qd \
+					FIO_NUMJOBS=$FIO_NUMJOBS FIO_DEV=$ADEVS FIO_SIZE=$SIZE \
 					FIO_CPUS=$cpus FIO_MEM_POLICY=$policy \
 					exec "${perf[@]}" taskset -c "$cpus" fio "${ro[@]}" --output-format=json \
 					--output="$DEST/$base.json" "$JOBDIR/$job.fio" 2>"$DEST/$base.log" ) || rc=$?
 				# fio did not get to its postrun: close the window (a
 				# stop without an open window is ignored).
-				[ -n "$FIO_METER" ] && "$FIO_METER" stop
+				[ -n "$opt_meter" ] && "$opt_meter" stop
 				rm -f "$DEST"/*.prerun.txt "$DEST"/*.postrun.txt
 				ios1=$(dev_ios)
 				irqd=-
-				[ -n "$FIO_IRQS" ] && irqd=$(irq_delta "$irq0" "$(irq_counts)")
+				[ -n "$opt_irqs" ] && irqd=$(irq_delta "$irq0" "$(irq_counts)")
 				if [ "$rc" != 0 ]; then
 					echo "run.sh: fio failed for $base; stderr ($DEST/$base.log):" >&2
 					tail -n 20 "$DEST/$base.log" >&2
@@ -514,8 +572,8 @@ for ((r = FIO_REP_START; r <= last; r++)); do
 				dios=-
 				[ "$ios0" != - ] && [ "$ios1" != - ] && dios=$((ios1 - ios0))
 				printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$LABEL" "$job" "$qd" \
-					"$node" "$memrec" "$r" "$base.json" "${FIO_TARGET:--}" "$win" "$dios" \
-					"$cpus" "$irqd" "$FIO_DEV_NODE" >>"$MANIFEST"
+					"$node" "$memrec" "$r" "$base.json" "${opt_target:--}" "$win" "$dios" \
+					"$cpus" "$irqd" "$opt_dev_node" >>"$MANIFEST"
 			done
 		done
 	done

@@ -176,7 +176,7 @@ class TwoKernels(unittest.TestCase):
 
 
 class RecordedGuest(unittest.TestCase):
-    """run.sh's own output: a two-node guest, scsi_debug given FIO_DEV_NODE=1."""
+    """run.sh's own output: a two-node guest, scsi_debug given the device node 1 (--dev-node 1)."""
 
     def test_report(self):
         tmp = tempfile.mkdtemp()

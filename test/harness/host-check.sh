@@ -29,6 +29,9 @@
 # case passed or skipped, 1 a failure, 2 refused.
 set -u
 top=$(cd "$(dirname "$0")/../.." && pwd)
+# same_device, device_in_use: when a disk may be written to.
+# shellcheck source=../lib/write-guard.sh
+. "$top/test/lib/write-guard.sh"
 cases='20*,21*,50*'
 disk="" confirm="" insp="" outroot=""
 die() { echo "host-check: refused: $*" >&2; exit 2; }
@@ -62,17 +65,13 @@ if [ -n "$disk" ]; then
 	[ -b "$disk" ] || die "--disk $disk: not a block device"
 	dname=$(basename "$(readlink -f "$disk")")
 	[ -e "/sys/block/$dname/device/scsi_device" ] || die "--disk $disk: not a whole SCSI disk (/sys/block/$dname/device/scsi_device)"
-	[ -z "$confirm" ] || [ "$(readlink -f "$confirm")" = "$(readlink -f "$disk")" ] ||
+	[ -z "$confirm" ] || same_device "$confirm" "$disk" ||
 		die "--confirm-write $confirm does not name the --disk $disk"
 	if [ -n "$confirm" ]; then
-		# Anything on the disk or a partition in use: mounted, swap, a holder.
-		for p in "/sys/block/$dname" "/sys/block/$dname/$dname"*; do
-			[ -e "$p" ] || continue
-			pn=${p##*/}
-			grep -q "^/dev/$pn " /proc/mounts && die "$disk: /dev/$pn is mounted"
-			grep -q "^/dev/$pn " /proc/swaps && die "$disk: /dev/$pn is swap"
-			[ -n "$(ls "$p/holders" 2>/dev/null)" ] && die "$disk: /dev/$pn is held by $(ls "$p/holders" | tr '\n' ' ')"
-		done
+		# Anything on the disk or a partition in use: mounted, swap, a
+		# holder (fio-jobs/run.sh's rule for its write jobs too).
+		why=$(device_in_use "$disk")
+		[ -z "$why" ] || die "$disk: $why"
 	fi
 fi
 if [ -n "$insp" ]; then
