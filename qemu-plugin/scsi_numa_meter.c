@@ -64,7 +64,7 @@
  *
  * WINDOWS.  Counting is off at start (unless window=open).  The guest opens
  * and closes windows by executing the marker instruction of
- * scsi_numa_meter_mark.h (movabs $0x534e494d4554000C, %rax, C = 1 start, 2 stop,
+ * scsi_numa_meter_mark.h (movabs $SCSI_NUMA_METER_MAGIC|C, %rax, C = 1 start, 2 stop,
  * 3 reset totals, 4 dump totals), recognised at translation and acted upon
  * when executed, before the instruction.  For the marking thread this is
  * exact in program order.  A window counts the accesses of ALL vCPUs
@@ -119,6 +119,8 @@
 
 #include <qemu-plugin.h>
 
+#include "scsi_numa_meter_mark.h"	/* the marker: one definition, both sides */
+
 QEMU_PLUGIN_EXPORT int qemu_plugin_version = QEMU_PLUGIN_VERSION;
 
 #define MAX_NODES	16		/* index MAX_NODES: "none" */
@@ -128,9 +130,10 @@ QEMU_PLUGIN_EXPORT int qemu_plugin_version = QEMU_PLUGIN_VERSION;
 #define HIST_SHIFT	24
 #define HIST_BUCKETS	4096
 
-#define MAGIC		0x534e494d45540000ULL
+#define MAGIC		SCSI_NUMA_METER_MAGIC
 #define MAGIC_MASK	0xffffffffffff0000ULL
-enum { CMD_START = 1, CMD_STOP, CMD_RESET, CMD_DUMP };
+enum { CMD_START = SCSI_NUMA_METER_START, CMD_STOP = SCSI_NUMA_METER_STOP,
+       CMD_RESET = SCSI_NUMA_METER_RESET, CMD_DUMP = SCSI_NUMA_METER_DUMP };
 
 /* Counts of one vCPU (written by its thread only) or a sum of them. */
 struct counts {

@@ -85,7 +85,7 @@ echo "$tree/.git/objects" > "$wt/.git/objects/info/alternates"
 debc=$(g rev-parse vanilla)
 w diff --no-renames --name-status orig "$debc" > "$d/debian-vs-orig.txt"
 ndiff=$(wc -l < "$d/debian-vs-orig.txt")
-g diff --name-only base series > "$d/series-files.txt"
+g diff --name-only vanilla patched > "$d/series-files.txt"
 cut -f2 "$d/debian-vs-orig.txt" | grep -xF -f "$d/series-files.txt" > "$d/series-files-debian-changed.txt" || true
 nboth=$(wc -l < "$d/series-files-debian-changed.txt")
 note "Debian's base (build/linux tag vanilla) differs from this base in $ndiff files ($(cut -f1 "$d/debian-vs-orig.txt" | sort | uniq -c | awk '{printf "%s%s %s", s, $2, $1; s=", "}')): ${d#"$top"/}/debian-vs-orig.txt"
@@ -152,7 +152,7 @@ if am_on "$origc" "${names[@]}"; then
 	if [ "$nboth" != 0 ]; then
 		same="not compared with vanilla..patched (Debian changes $nboth of its files)"
 	elif [ "$(w diff orig "$alltip" | git patch-id --stable | cut -d' ' -f1)" = \
-	     "$(g diff base series | git patch-id --stable | cut -d' ' -f1)" ]; then
+	     "$(g diff vanilla patched | git patch-id --stable | cut -d' ' -f1)" ]; then
 		same="the same change as vanilla..patched"
 	else
 		same="NOT the same change as vanilla..patched (stale build/postings/? make export POSTER=...)"

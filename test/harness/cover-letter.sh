@@ -187,7 +187,7 @@ postings() {
 # The base, from make check-upstream's last result, if it was for this series.
 base() {
 	local r=$build/check-upstream/result series kind
-	series=$(git -C "$tree" rev-parse -q --verify series 2>/dev/null || true)
+	series=$(git -C "$tree" rev-parse -q --verify patched 2>/dev/null || true)
 	if [ ! -f "$r" ] || [ "$(sed -n 's/^series: //p' "$r")" != "$series" ]; then
 		echo "[[LEAD: base not verified for this series: run make check-upstream (it needs"
 		echo "Debian's linux_7.3.4.orig.tar.xz, or make check-upstream ORIG= upstream's linux-7.3.4.tar.xz)]]"
@@ -212,7 +212,7 @@ base() {
 shortlog() {
 	[ -d "$tree/.git" ] || return 0
 	git -C "$tree" shortlog vanilla..patched | sed 's/^/  /'
-	git -C "$tree" diff --stat=72 base series | sed 's/^/ /'
+	git -C "$tree" diff --stat=72 vanilla patched | sed 's/^/ /'
 }
 
 n=$(grep -cvE '^[[:space:]]*(#|$)' "$top/patches/series")

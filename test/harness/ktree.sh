@@ -57,7 +57,7 @@ fi
 
 if [ -d "$tree/.git" ] && [ "$(cat "$tree/.git/scsi_numa_source" 2>/dev/null)" != "$srcid" ]; then
 	if [ -n "$(g rev-list vanilla..patched 2>/dev/null)" ] &&
-	   [ "$(g rev-parse series 2>/dev/null)" != "$(sed -n 2p "$tree/.git/scsi_numa_stamp" 2>/dev/null)" ]; then
+	   [ "$(g rev-parse patched 2>/dev/null)" != "$(sed -n 2p "$tree/.git/scsi_numa_stamp" 2>/dev/null)" ]; then
 		die "source changed ($srcid) but $tree has unexported commits: make export first"
 	fi
 	echo "ktree: kernel source changed, recreating $tree"

@@ -118,6 +118,19 @@ echo 2026-11-30T11:00:00Z-cccccccccccc > "$b/runs/patched-two-node/run-id"
 run --body "$here/../../patches/cover-letter.in" "$tmp/fills" && fail "--body accepted mixed runs"
 said "runs/patched-two-node/out/placement.tsv is from run 2026-11-30T11:00:00Z-cccccccccccc"
 
+# The kernel tree's refs (tag vanilla, branch patched): the shortlog and the
+# diffstat come from vanilla..patched of build/linux.
+fresh refs
+git init -q -b patched "$b/linux" && (cd "$b/linux" &&
+	git -c user.name=t -c user.email=t@localhost commit -q --allow-empty -m "vanilla: 7.3.4" &&
+	git tag vanilla && echo x > f && git add f &&
+	git -c user.name=t -c user.email=t@localhost commit -q -m "scsi: core: a change between the refs")
+if ! run "$out"; then fail "exit $?"; sed 's/^/#   /' "$tmp/stderr"
+else
+	has "a change between the refs"
+	has " f | 1 +"
+fi
+
 # check.sh's own data: check.sh in a copy of the harness whose vm.sh is a
 # stand-in (no guest) writing a TAP and a placement.tsv; cover-letter.sh
 # must take what it wrote as one run, and refuse it once a run is redone.
@@ -153,5 +166,5 @@ else
 	said "build/runs/vanilla-cpuless/out/placement.tsv is from run none"
 fi
 
-echo "test_cover_letter: 9 cases: $([ $bad = 0 ] && echo passed || echo "$bad FAILED")"
+echo "test_cover_letter: 10 cases: $([ $bad = 0 ] && echo passed || echo "$bad FAILED")"
 [ $bad = 0 ]
