@@ -110,18 +110,6 @@ refuse() { echo "run.sh: refused: $*" >&2; exit 2; }
 HERE=$(cd "$(dirname "$0")" && pwd)
 usage() { sed -n '2,/^set -euo pipefail/p' "$0" | sed '$d;s/^# \{0,1\}//'; }
 
-# The variables that configured run.sh before its options and
-# test/lib/config.sh: refused, so that an old command line does not run
-# with its settings silently dropped.
-declare -A retired=([FIO_WRITE_OK]="--confirm-write DEVICE" [FIO_REPEAT]="COMPARE_REPS"
-	[FIO_REP_START]="--rep-start" [FIO_TARGET]="--target" [FIO_DEV_NODE]="--dev-node"
-	[FIO_CPU_NODES]="--cpu-nodes" [FIO_MEM_NODE]="--mem-node" [FIO_METER]="--meter"
-	[FIO_METER_SEQ]="--meter-seq" [FIO_METER_OBJECTS]="--meter-objects" [FIO_IRQS]="--irqs"
-	[FIO_PERF]="--perf" [FIO_IOURING]="--iouring" [FIO_RAMP]="none: 1 s" [FIO_SIZE]="none: 64M")
-for v in "${!retired[@]}"; do
-	[ -z "${!v+x}" ] || refuse "$v is not read any more (its replacement: ${retired[$v]}; run.sh --help)"
-done
-
 cmdline=$*	# for run-info.txt
 opt_target="" opt_dev_node="" opt_cpu_nodes="" opt_mem_node="" opt_rep_start=1
 opt_perf=0 opt_iouring="" opt_irqs="" opt_meter="" opt_meter_seq="" opt_meter_objects=""

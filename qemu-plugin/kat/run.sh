@@ -31,6 +31,7 @@ set -uo pipefail
 top=$(cd "$(dirname "$0")/../.." && pwd)
 baseline=1
 [ "${1:-}" = --no-baseline ] && { baseline=""; shift; }
+case ${1:-} in -*) echo "kat: unknown option '$1' (--no-baseline)" >&2; exit 2 ;; esac
 kernel=${1:-vanilla}
 n=1000000
 tmo=600

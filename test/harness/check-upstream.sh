@@ -33,7 +33,7 @@ top=$(cd "$(dirname "$0")/../.." && pwd)
 orig="" each_alone=1
 while [ $# -gt 0 ]; do
 	case $1 in
-	--orig) orig=${2:?--orig TARBALL}; shift 2 ;;
+	--orig) [ $# -ge 2 ] || { echo "check-upstream: --orig TARBALL" >&2; exit 2; }; orig=$2; shift 2 ;;
 	--together-only) each_alone=""; shift ;;
 	*) echo "usage: check-upstream.sh [--orig TARBALL] [--together-only]" >&2; exit 2 ;;
 	esac

@@ -6,7 +6,7 @@
 # what KERNEL must be follows from its name (test/lib/expect.sh), CASES is a
 # comma-separated list of case globs (default: all), or "host-check"
 # (make host-check in the guest, judged by host-check-judge.sh).  The whole kernel log
-# of every guest (compare guests too) is judged here once more, and the
+# of every guest is judged here once more, and the
 # remote-access meter's known-answer test runs (--no-kat: not; the cover
 # letter test's stand-in runs).  --churn long: case 40's long churn, with
 # room for it (make check-full).  Settings: CHECK_JOBS, VM_TIMEOUT
@@ -25,6 +25,7 @@ while [ $# -gt 0 ]; do
 	case $1 in
 	--churn) [ "${2:-}" = long ] || { echo "check: --churn long" >&2; exit 2; }; churn_long=1; shift 2 ;;
 	--no-kat) kat_run=""; shift ;;
+	-*) echo "check: unknown option '$1' (--churn long, --no-kat)" >&2; exit 2 ;;
 	*) break ;;
 	esac
 done

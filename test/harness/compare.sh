@@ -38,6 +38,7 @@ top=$(cd "$(dirname "$0")/../.." && pwd)
 topo=two-node
 # Absolute: the guest reads fio.env through the root share by this path.
 out=$top/build/compare
+[ $# -le 1 ] || { echo "usage: compare.sh [--smoke]" >&2; exit 2; }
 case ${1:-} in
 '') ;;
 --smoke) out=$top/build/compare-smoke

@@ -31,7 +31,7 @@ else
 	# A tarball (KSRC=*.tar*), or Debian's linux-source-7.3 (ksource.sh).
 	[ -n "$tarball" ] || tarball=$("$top/test/harness/ksource.sh") || die "no kernel source"
 	[ -f "$tarball" ] || die "$tarball missing"
-	tarball=$(realpath "$tarball")
+	case $tarball in /*) ;; *) tarball=$PWD/$tarball ;; esac
 	srcid="tarball:$tarball:$(stat -c %s "$tarball")"
 fi
 

@@ -54,7 +54,7 @@ fi
 # TCG only; KIB:WAYS[:LINE]: its LLC model), counting into
 # $run/out/meter.txt between the guest's markers; the guest may write
 # $SCSI_NUMA_OUT/meter-objects (object ranges, see fio-jobs/run.sh
-# FIO_METER_OBJECTS) for the meter to attribute accesses.  Its -plugin
+# --meter-objects) for the meter to attribute accesses.  Its -plugin
 # value is built with the nodes below (arguments: scsi_numa_meter.c).
 if [ -n "${VM_METER:-}" ]; then
 	accel=tcg

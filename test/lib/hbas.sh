@@ -83,7 +83,7 @@ fio_verify() {
 	sd=$(blockdev_of "$d")
 	[ -n "$sd" ] || fail "$d: no block device"
 	out=$(fio --name="verify-$sd" --filename="/dev/$sd" --direct=1 --ioengine=libaio \
-		--iodepth=8 --rw=randwrite --bs=4k --size="${FIO_VERIFY_SIZE:-8M}" \
+		--iodepth=8 --rw=randwrite --bs=4k --size=8M \
 		--verify=crc32c --do_verify=1 --verify_fatal=1 --output-format=terse \
 		--terse-version=3 2>&1) || fail "fio verify on /dev/$sd ($d): $out"
 	err=$(echo "$out" | tail -n 1 | cut -d';' -f5)	# terse v3 field 5: errors
