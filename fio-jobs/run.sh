@@ -405,6 +405,11 @@ if [ -n "$opt_iouring" ]; then
 	fi
 fi
 echo "run.sh: t/io_uring: $IOURING_NOTE" >&2
+# The settings in force, said once: the defaults are sized for make
+# compare's guests (3 s runs), a real server sets its own (fio-jobs/README).
+echo "run.sh: settings: FIO_JOBS='$FIO_JOBS' FIO_QDS='$FIO_QDS' FIO_RUNTIME=$FIO_RUNTIME" \
+	"FIO_NUMJOBS=$FIO_NUMJOBS COMPARE_REPS=$COMPARE_REPS$([ -f "$config_file" ] && echo " ($config_file)" ||
+	echo " (defaults: make compare's; on a real server set them in config, fio-jobs/README)")" >&2
 
 DEST=$OUTDIR/$LABEL
 mkdir -p "$DEST"
