@@ -46,6 +46,7 @@ step "fio-jobs unit tests (report.py --selftest: stats.py, reports)" python3 fio
 step "kernel-log judge test" test/lib/test_kmsg.sh
 step "cover letter test (recorded inputs)" test/harness/test_cover_letter.sh
 step "cpulist parser test" test/lib/test_cpulist.sh
+step "settings test (config.sh, config.example)" test/lib/test_config.sh
 step "cpulist.py unit tests (against cpulist.sh)" python3 test/lib/test_cpulist.py
 step "case runner meta test" test/meta/test_run_cases.sh
 topo_ok() {
