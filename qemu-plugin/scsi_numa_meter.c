@@ -175,6 +175,7 @@ static int win_open;			/* read locklessly by every vCPU */
 static unsigned int win_no;
 static pthread_mutex_t ctl_lock = PTHREAD_MUTEX_INITIALIZER;
 static struct counts total;		/* under ctl_lock */
+static struct counts win_sum;		/* under ctl_lock: close_window()'s sum */
 /* Under ctl_lock: each vCPU's counters at the window's start, and a
  * snapshot of them at its close. */
 static struct counts *vcpu_base, *vcpu_snap;
@@ -416,14 +417,16 @@ static void emit(const char *label, const struct counts *c)
  * Close the open window (ctl_lock held): its counts go out and into total.
  * The window's counts are the sum of the vCPUs' differences between one
  * snapshot and their start, so that the vcpu records add up to the rest.
+ * The sum is static (no allocation that could fail and lose the window).
  */
 static void close_window(const char *label)
 {
-	struct counts *now = calloc(1, sizeof(*now));
+	struct counts *now = &win_sum;
 	char buf[16];
 	int v;
 
 	__atomic_store_n(&win_open, 0, __ATOMIC_SEQ_CST);
+	memset(now, 0, sizeof(*now));
 	snap_counts(vcpu_snap);
 	if (!label) {
 		snprintf(buf, sizeof(buf), "%u", win_no);
@@ -438,7 +441,6 @@ static void close_window(const char *label)
 	for (v = 0; v < nvcpus; v++)
 		emit_vcpu(label, v, &vcpu_snap[v]);
 	fflush(out);
-	free(now);
 }
 
 static int cmp_objr(const void *a, const void *b)
