@@ -848,8 +848,10 @@ QEMU_PLUGIN_EXPORT int qemu_plugin_install(qemu_plugin_id_t id, const qemu_info_
 	vcpu_counts = aligned_alloc(64, nvcpus * sizeof(*vcpu_counts));
 	vcpu_base = calloc(nvcpus, sizeof(*vcpu_base));
 	vcpu_snap = calloc(nvcpus, sizeof(*vcpu_snap));
-	if (!vcpu_counts || !vcpu_base || !vcpu_snap)
+	if (!vcpu_counts || !vcpu_base || !vcpu_snap) {
+		fprintf(stderr, "scsi_numa_meter: out of memory (counters of %d vCPUs)\n", nvcpus);
 		return -1;
+	}
 	memset(vcpu_counts, 0, nvcpus * sizeof(*vcpu_counts));
 
 	fprintf(out, "# scsi_numa_meter: vcpus %d, address map (QEMU 7.2 plugin addresses):", nvcpus);
