@@ -658,15 +658,23 @@ static int add_cpus(const char *vs, int node)
 	return 0;
 }
 
-/* Split @val at ';' and ',' (what ',,' becomes). */
+/*
+ * Split @val at ';' and ',' (what ',,' becomes): a NULL-terminated vector
+ * of items, in one allocation with their text (one free()), or NULL when
+ * out of memory.
+ */
 static char **split_list(const char *val)
 {
-	char *s = strdup(val), *p;
-	char **v = calloc(strlen(val) + 2, sizeof(*v));
-	int n = 0;
+	size_t len = strlen(val), nv = len / 2 + 2;	/* items <= (len + 1) / 2 */
+	char **v = malloc(nv * sizeof(*v) + len + 1), *s, *p, *save;
+	size_t n = 0;
 
-	for (p = strtok(s, ";,"); p; p = strtok(NULL, ";,"))
+	if (!v)
+		return NULL;
+	s = memcpy(v + nv, val, len + 1);
+	for (p = strtok_r(s, ";,", &save); p; p = strtok_r(NULL, ";,", &save))
 		v[n++] = p;
+	v[n] = NULL;
 	return v;
 }
 
@@ -674,46 +682,59 @@ static int parse_nodes(const char *val)
 {
 	char **items = split_list(val), **it;
 	uint64_t node, start, end;
+	int rc = 0;
 	char *e;
 
-	for (it = items; *it; it++)
+	if (!items)
+		return perr("nodes= (out of memory)", val);
+	for (it = items; !rc && *it; it++)
 		if (parse_u64(*it, &e, &node) || *e != ':' ||
 		    parse_u64(e + 1, &e, &start) || *e != '-' ||
 		    parse_u64(e + 1, &e, &end) || *e || add_range(node, start, end))
-			return perr("nodes= item", *it);
-	return 0;
+			rc = perr("nodes= item", *it);
+	free(items);
+	return rc;
 }
 
 static int parse_cpus(const char *val)
 {
 	char **items = split_list(val), **it;
 	uint64_t node;
+	int rc = 0;
 	char *c, *e;
 
-	for (it = items; *it; it++) {
+	if (!items)
+		return perr("cpus= (out of memory)", val);
+	for (it = items; !rc && *it; it++) {
 		c = strchr(*it, ':');
 		if (!c || parse_u64(c + 1, &e, &node) || *e || add_cpus(*it, node))
-			return perr("cpus= item", *it);
+			rc = perr("cpus= item", *it);
 	}
-	return 0;
+	free(items);
+	return rc;
 }
 
 static int parse_nodemb(const char *val, bool legacy)
 {
 	char **items = split_list(val), **it;
 	uint64_t s = 0, mb;
-	int n = 0;
+	int n = 0, rc = 0;
 	char *e;
 
-	for (it = items; *it; it++, n++) {
-		if (parse_u64(*it, &e, &mb) || *e)
-			return perr("nodemb= item", *it);
+	if (!items)
+		return perr("nodemb= (out of memory)", val);
+	for (it = items; !rc && *it; it++, n++) {
+		if (parse_u64(*it, &e, &mb) || *e) {
+			rc = perr("nodemb= item", *it);
+			break;
+		}
 		mb <<= 20;
 		if (mb && add_range(n, legacy ? s : 2 * s, (legacy ? s : 2 * s) + mb - 1))
-			return perr("nodemb= item", *it);
+			rc = perr("nodemb= item", *it);
 		s += mb;
 	}
-	return 0;
+	free(items);
+	return rc;
 }
 
 static int parse_nodemap(const char *path)
