@@ -7,9 +7,13 @@
 # The source package comes through apt with a private configuration under
 # OUTDIR/apt/ (test/lib/apt.sh): the system's own sources, their suites,
 # components and keyrings, as deb-src; the system's apt lists and caches
-# are left alone.  Needs root (apt-get update) and network access
-# to the archive; dpkg-dev for dpkg-source (only if a Debian patch touches
-# the header).
+# are left alone.  Needs network access to the archive, not root (the
+# private lists and cache are the caller's; tried as nobody); dpkg-dev for
+# dpkg-source (only if a Debian patch touches the header).
+# Why not a package: Debian ships qemu-plugin.h in no binary package (its
+# d/not-installed lists it since 1:7.0+dfsg-2), so the source package is
+# the only copy of exactly this QEMU's header; and no upstream file is
+# copied into this repository.
 set -euo pipefail
 top=$(cd "$(dirname "$0")/.." && pwd)
 out=${1:-$top/build/qemu-plugin}

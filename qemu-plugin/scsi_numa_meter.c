@@ -175,6 +175,7 @@ static int win_open;			/* read locklessly by every vCPU */
 static unsigned int win_no;
 static pthread_mutex_t ctl_lock = PTHREAD_MUTEX_INITIALIZER;
 static struct counts total;		/* under ctl_lock */
+static struct counts win_sum;		/* under ctl_lock: close_window()'s sum */
 /* Under ctl_lock: each vCPU's counters at the window's start, and a
  * snapshot of them at its close. */
 static struct counts *vcpu_base, *vcpu_snap;
@@ -416,14 +417,16 @@ static void emit(const char *label, const struct counts *c)
  * Close the open window (ctl_lock held): its counts go out and into total.
  * The window's counts are the sum of the vCPUs' differences between one
  * snapshot and their start, so that the vcpu records add up to the rest.
+ * The sum is static (no allocation that could fail and lose the window).
  */
 static void close_window(const char *label)
 {
-	struct counts *now = calloc(1, sizeof(*now));
+	struct counts *now = &win_sum;
 	char buf[16];
 	int v;
 
 	__atomic_store_n(&win_open, 0, __ATOMIC_SEQ_CST);
+	memset(now, 0, sizeof(*now));
 	snap_counts(vcpu_snap);
 	if (!label) {
 		snprintf(buf, sizeof(buf), "%u", win_no);
@@ -438,7 +441,6 @@ static void close_window(const char *label)
 	for (v = 0; v < nvcpus; v++)
 		emit_vcpu(label, v, &vcpu_snap[v]);
 	fflush(out);
-	free(now);
 }
 
 static int cmp_objr(const void *a, const void *b)
@@ -656,15 +658,23 @@ static int add_cpus(const char *vs, int node)
 	return 0;
 }
 
-/* Split @val at ';' and ',' (what ',,' becomes). */
+/*
+ * Split @val at ';' and ',' (what ',,' becomes): a NULL-terminated vector
+ * of items, in one allocation with their text (one free()), or NULL when
+ * out of memory.
+ */
 static char **split_list(const char *val)
 {
-	char *s = strdup(val), *p;
-	char **v = calloc(strlen(val) + 2, sizeof(*v));
-	int n = 0;
+	size_t len = strlen(val), nv = len / 2 + 2;	/* items <= (len + 1) / 2 */
+	char **v = malloc(nv * sizeof(*v) + len + 1), *s, *p, *save;
+	size_t n = 0;
 
-	for (p = strtok(s, ";,"); p; p = strtok(NULL, ";,"))
+	if (!v)
+		return NULL;
+	s = memcpy(v + nv, val, len + 1);
+	for (p = strtok_r(s, ";,", &save); p; p = strtok_r(NULL, ";,", &save))
 		v[n++] = p;
+	v[n] = NULL;
 	return v;
 }
 
@@ -672,46 +682,59 @@ static int parse_nodes(const char *val)
 {
 	char **items = split_list(val), **it;
 	uint64_t node, start, end;
+	int rc = 0;
 	char *e;
 
-	for (it = items; *it; it++)
+	if (!items)
+		return perr("nodes= (out of memory)", val);
+	for (it = items; !rc && *it; it++)
 		if (parse_u64(*it, &e, &node) || *e != ':' ||
 		    parse_u64(e + 1, &e, &start) || *e != '-' ||
 		    parse_u64(e + 1, &e, &end) || *e || add_range(node, start, end))
-			return perr("nodes= item", *it);
-	return 0;
+			rc = perr("nodes= item", *it);
+	free(items);
+	return rc;
 }
 
 static int parse_cpus(const char *val)
 {
 	char **items = split_list(val), **it;
 	uint64_t node;
+	int rc = 0;
 	char *c, *e;
 
-	for (it = items; *it; it++) {
+	if (!items)
+		return perr("cpus= (out of memory)", val);
+	for (it = items; !rc && *it; it++) {
 		c = strchr(*it, ':');
 		if (!c || parse_u64(c + 1, &e, &node) || *e || add_cpus(*it, node))
-			return perr("cpus= item", *it);
+			rc = perr("cpus= item", *it);
 	}
-	return 0;
+	free(items);
+	return rc;
 }
 
 static int parse_nodemb(const char *val, bool legacy)
 {
 	char **items = split_list(val), **it;
 	uint64_t s = 0, mb;
-	int n = 0;
+	int n = 0, rc = 0;
 	char *e;
 
-	for (it = items; *it; it++, n++) {
-		if (parse_u64(*it, &e, &mb) || *e)
-			return perr("nodemb= item", *it);
+	if (!items)
+		return perr("nodemb= (out of memory)", val);
+	for (it = items; !rc && *it; it++, n++) {
+		if (parse_u64(*it, &e, &mb) || *e) {
+			rc = perr("nodemb= item", *it);
+			break;
+		}
 		mb <<= 20;
 		if (mb && add_range(n, legacy ? s : 2 * s, (legacy ? s : 2 * s) + mb - 1))
-			return perr("nodemb= item", *it);
+			rc = perr("nodemb= item", *it);
 		s += mb;
 	}
-	return 0;
+	free(items);
+	return rc;
 }
 
 static int parse_nodemap(const char *path)
@@ -846,8 +869,10 @@ QEMU_PLUGIN_EXPORT int qemu_plugin_install(qemu_plugin_id_t id, const qemu_info_
 	vcpu_counts = aligned_alloc(64, nvcpus * sizeof(*vcpu_counts));
 	vcpu_base = calloc(nvcpus, sizeof(*vcpu_base));
 	vcpu_snap = calloc(nvcpus, sizeof(*vcpu_snap));
-	if (!vcpu_counts || !vcpu_base || !vcpu_snap)
+	if (!vcpu_counts || !vcpu_base || !vcpu_snap) {
+		fprintf(stderr, "scsi_numa_meter: out of memory (counters of %d vCPUs)\n", nvcpus);
 		return -1;
+	}
 	memset(vcpu_counts, 0, nvcpus * sizeof(*vcpu_counts));
 
 	fprintf(out, "# scsi_numa_meter: vcpus %d, address map (QEMU 7.2 plugin addresses):", nvcpus);

@@ -4,7 +4,7 @@
  * overlap and bad-line handling, and the address lookup at range edges.
  * Built with the plugin's source included, so the static functions are
  * tested as they are; the QEMU API it references is never called (linked
- * with unresolved symbols ignored).  Exit 0 when every check passes.
+ * with qemu-stubs.c, whose functions abort).  Exit 0 when every check passes.
  */
 #include <unistd.h>
 
