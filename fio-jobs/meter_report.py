@@ -31,10 +31,9 @@ import tempfile
 import plot
 import stats
 
-# The repository's one cpulist parser, beside cpulist.sh (which run.sh
-# sources from there too).
-sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lib"))
-import cpulist  # noqa: E402
+# The repository's one cpulist parser, lib/cpulist.py, beside cpulist.sh
+# (which run.sh sources from there too): fio-jobs/cpulist.py is a symlink.
+import cpulist
 
 # Meter metrics: key, column title, what it is (report.json).
 METER_METRICS = [

@@ -7,7 +7,7 @@ ignored, and so are empty items ("0-1,2-3," as case 01 joins lists).
 Anything else raises ValueError.
 
 Imported by lib/placement.py (beside it) and fio-jobs/meter_report.py
-(through ../lib).  Standard library only.
+(through the symlink fio-jobs/cpulist.py).  Standard library only.
 """
 import re
 
