@@ -30,6 +30,8 @@ start=$(date +%s)
 top=$(cd "$(dirname "$0")/.." && pwd)
 # shellcheck source=../lib/config.sh
 . "$top/lib/config.sh"
+# shellcheck source=kbuild-lib.sh
+. "$top/harness/kbuild-lib.sh"
 orig="" each_alone=1
 while [ $# -gt 0 ]; do
 	case $1 in
@@ -178,9 +180,7 @@ else
 	if [ ! -f "$d/config" ] || [ "$(cat "$d/config.from" 2>/dev/null)" != "$(sha256sum < "$frag")" ]; then
 		w checkout -q -f --detach "${alltip:-$origc}"
 		tmpcfg=$(mktemp -d "$d/cfg.XXXXXX")
-		mk O="$tmpcfg" tinyconfig >/dev/null
-		(cd "$wt" && scripts/kconfig/merge_config.sh -m -O "$tmpcfg" "$tmpcfg/.config" "$frag" >/dev/null)
-		mk O="$tmpcfg" olddefconfig >/dev/null
+		kconfig_make "$wt" "$tmpcfg" "$frag" || { rm -rf "$tmpcfg"; die "cannot make the config"; }
 		cp "$tmpcfg/.config" "$d/config"
 		sha256sum < "$frag" > "$d/config.from"
 		rm -rf "$tmpcfg"

@@ -74,6 +74,8 @@ start=$(date +%s)
 top=$(cd "$(dirname "$0")/.." && pwd)
 # shellcheck source=../lib/config.sh
 . "$top/lib/config.sh"
+# shellcheck source=kbuild-lib.sh
+. "$top/harness/kbuild-lib.sh"
 tree=$top/build/linux
 wt=$top/build/lint-wt
 obj=$top/build/lint-obj
@@ -116,14 +118,7 @@ total=${#commits[@]}
 [ "$total" -gt 0 ] || die "vanilla..$rev has no commits"
 
 # --- the private worktree ----------------------------------------------------
-# Compared as git names them: both resolved, so build/linux may be a symlink.
-if [ "$(w rev-parse --path-format=absolute --git-common-dir 2>/dev/null)" != "$(g rev-parse --path-format=absolute --git-common-dir)" ]; then
-	[ ! -e "$wt" ] || die "$wt exists but is not a worktree of $tree: remove it"
-	g worktree prune
-	note "creating the private worktree $wt (once, about a minute)"
-	g worktree add -q --detach "$wt" "$basec"
-fi
-w symbolic-ref -q HEAD >/dev/null && die "$wt has a branch checked out; it must stay detached"
+kwt_ensure "$tree" "$wt" "$basec" || die "no private worktree $wt"
 [ ! -d "$(w rev-parse --path-format=absolute --git-path rebase-apply)" ] || w am --abort >/dev/null 2>&1 || true
 tmp=$(mktemp -d "$top/build/lint-tmp.XXXXXX")
 trap 'rm -rf "$tmp"; [ ! -d "$(w rev-parse --path-format=absolute --git-path rebase-apply 2>/dev/null)" ] || w am --abort >/dev/null 2>&1 || true' EXIT

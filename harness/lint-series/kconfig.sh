@@ -1,8 +1,9 @@
 # shellcheck shell=bash
 # lint-series/kconfig.sh, sourced by lint-series.sh: the one config every
 # commit is built in, and which files it builds.
-#   config_make   makes the config like kbuild.sh (tinyconfig +
-#                 harness/kernel.config, merge_config.sh, olddefconfig)
+#   config_make   makes the config as kbuild.sh does (kconfig_make of
+#                 harness/kbuild-lib.sh: tinyconfig + harness/kernel.config,
+#                 merge_config.sh, olddefconfig, every line checked)
 #                 at REV's tip, so that options the series adds exist;
 #                 stored as build/lint-series.config (+ .key: the kernel
 #                 config fragment and the tip's Kconfig files), remade
@@ -13,7 +14,8 @@
 #   config_on SYM, in_build DIR TOKEN, dir_in_build DIR: what that config
 #                 builds, read from the Makefiles' obj-/<module>- lines and
 #                 $obj/.config, ignoring ifeq blocks.
-# Reads $top, $tip, $at, $wt, $obj, $cfg; uses g, goto, mk, note.  Sets
+# Reads $top, $tip, $at, $wt, $obj, $cfg; uses g, goto, mk, note, die,
+# kconfig_make.  Sets
 # cfgkey (for sync_config).
 : "${top:?}" "${tip:?}" "${at?}" "${wt:?}" "${obj:?}" "${cfg:?}"
 frag=$top/harness/kernel.config
@@ -26,9 +28,7 @@ config_make() {
 		note "making the config at $(g log -1 --format=%h "$tip") (tinyconfig + ${frag#"$top"/})"
 		goto "$tip"
 		tmpcfg=$(mktemp -d "$top/build/lint-cfg.XXXXXX")
-		mk O="$tmpcfg" tinyconfig >/dev/null
-		(cd "$wt" && scripts/kconfig/merge_config.sh -m -O "$tmpcfg" "$tmpcfg/.config" "$frag" >/dev/null)
-		mk O="$tmpcfg" olddefconfig >/dev/null
+		kconfig_make "$wt" "$tmpcfg" "$frag" || { rm -rf "$tmpcfg"; die "cannot make the config"; }
 		cp "$tmpcfg/.config" "$cfg"
 		rm -rf "$tmpcfg"
 		echo "$cfgkey" > "$cfg.key"
