@@ -47,7 +47,7 @@ CASES ?=
 # it checks, and 21 costs about 1.8 min there.  CASES "host-check": make
 # host-check run in the guest as on a real server, without the harness
 # (guest-init), judged by harness/host-check-judge.sh; 3.2 min, 4.2-4.9
-# with the inspector built in the guest (when build/linux/.obj is patched's).
+# with the inspector built in the guest (when build/kbuild-wt/.obj is patched's).
 CHECK_RUNS ?= \
 	patched:two-node:01*,2*,40*:faults \
 	patched:two-node:01*,02*,03*,1*,3*:placement \

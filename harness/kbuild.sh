@@ -5,15 +5,22 @@
 # kernel-debug.config (KASAN, kmemleak, lockdep, ...) and builds in an
 # object directory of its own.
 #
-# One object directory per config (build/linux/.obj, .obj-debug) serves every
-# commit: switching between the vanilla and the patched commit touches only the files
-# that differ, so only those are rebuilt.  A kernel whose commit and config
-# inputs match its stamp is not rebuilt at all.
+# Where: a private worktree build/kbuild-wt of build/linux (detached;
+# created on first use), so build/linux's HEAD, index and files are only
+# read, and uncommitted changes there do not stop a build.  One object
+# directory per config (build/kbuild-wt/.obj, .obj-debug) serves every
+# commit: switching between the vanilla and the patched commit touches
+# only the files that differ, so only those are rebuilt.  A kernel whose
+# commit, config inputs and our module sources match its stamp is not
+# rebuilt at all.  Every build, and ktree.sh, holds build/.kernels.lock:
+# make check and make compare started side by side build one after the
+# other, and the second then finds the kernel up to date.
 set -euo pipefail
 name=$1 rev=$2 variant=${3:-}
 top=$(cd "$(dirname "$0")/.." && pwd)
 tree=$top/build/linux
-obj=$tree/.obj${variant:+-$variant}	# a direct subdirectory: kbuild then uses srctree=".."
+wt=$top/build/kbuild-wt
+obj=$wt/.obj${variant:+-$variant}	# a direct subdirectory: kbuild then uses srctree=".."
 out=$top/build/kernels/$name
 frags=("$top/harness/kernel.config")
 case $variant in
@@ -25,12 +32,17 @@ insp=$top/drivers/scsi_numa_inspect
 leak=$top/test/modules/kmemleak_control
 # shellcheck source=../lib/config.sh
 . "$top/lib/config.sh"
+# shellcheck source=kbuild-lib.sh
+. "$top/harness/kbuild-lib.sh"
 jobs=$JOBS
 g() { git -C "$tree" "$@"; }
 die() { echo "kbuild: $*" >&2; exit 1; }
 
+[ -d "$tree/.git" ] || die "no kernel tree at $tree (make tree)"
+exec 9>"$top/build/.kernels.lock"
+flock -n 9 || { echo "kbuild: $name: waiting for build/.kernels.lock (another kernel build or make tree)"; flock 9; }
 commit=$(g rev-parse --verify -q "$rev^{commit}") || die "no commit $rev in $tree"
-inputs=$( { echo "$commit $variant"; cat "${frags[@]}" "$0"
+inputs=$( { echo "$commit $variant"; cat "${frags[@]}" "$0" "$top/harness/kbuild-lib.sh"
 	  find "$insp" "$top/include" "$leak" -type f 2>/dev/null | sort | xargs -r cat || true
 	} | sha256sum | cut -d' ' -f1)
 if [ -f "$out/stamp" ] && [ "$(cat "$out/stamp")" = "$inputs" ] && [ -f "$out/bzImage" ]; then
@@ -38,50 +50,22 @@ if [ -f "$out/stamp" ] && [ "$(cat "$out/stamp")" = "$inputs" ] && [ -f "$out/bz
 	exit 0
 fi
 
-[ -z "$(g status --porcelain --untracked-files=no)" ] ||
-	die "$tree has uncommitted changes: commit or stash them first"
-prev=$(g symbolic-ref -q --short HEAD || g rev-parse HEAD)
-g checkout -q --detach "$commit"
-trap 'g checkout -q "$prev"' EXIT
+kwt_ensure "$tree" "$wt" "$commit" || die "no private worktree $wt"
+git -C "$wt" checkout -q -f --detach "$commit"
 
 cc=gcc
 command -v ccache >/dev/null && cc="ccache gcc"
 KBUILD_BUILD_TIMESTAMP=$(g log -1 --format=%cd "$commit")
 export KBUILD_BUILD_TIMESTAMP
 export KBUILD_BUILD_USER=scsi_numa KBUILD_BUILD_HOST=build
-mk() { make -s -C "$tree" O="${obj##*/}" CC="$cc" LOCALVERSION= -j"$jobs" "$@"; }
+mk() { make -s -C "$wt" O="${obj##*/}" CC="$cc" LOCALVERSION= -j"$jobs" "$@"; }
 
-# Config: tinyconfig + our fragments.  Only replace the object directory's
-# .config when the result differs, so an unchanged config does not trigger a
-# rebuild.
+# Config: tinyconfig + our fragments, every line of them surviving
+# (kconfig_make).  Only replace the object directory's .config when the
+# result differs, so an unchanged config does not trigger a rebuild.
 mkdir -p "$obj"
 cfgdir=$(mktemp -d)
-make -s -C "$tree" O="$cfgdir" tinyconfig >/dev/null
-(cd "$tree" && scripts/kconfig/merge_config.sh -m -O "$cfgdir" "$cfgdir/.config" "${frags[@]}" >/dev/null)
-make -s -C "$tree" O="$cfgdir" olddefconfig >/dev/null
-# Every line of the fragments must survive olddefconfig (kunit.py's
-# validate_config): "CONFIG_X=v" as written, "# CONFIG_X is not set" unset.
-missing=""
-defined=$(mktemp)
-grep -rhoE '^(menu)?config [A-Za-z0-9_]+' --include='Kconfig*' "$tree" | awk '{print $2}' | sort -u > "$defined"
-while read -r line; do
-	case $line in
-	'# CONFIG_'*' is not set') sym=${line#\# CONFIG_}; sym=${sym%% *} ;;
-	''|'#'*) continue ;;
-	*) sym=${line%%=*}; sym=${sym#CONFIG_} ;;
-	esac
-	# An option this tree does not define (a series-only option on vanilla) is not required.
-	grep -qxF "$sym" "$defined" || continue
-	case $line in
-	'#'*) grep -qE "^CONFIG_$sym=" "$cfgdir/.config" && missing="$missing $line" ;;
-	*) grep -qxF "$line" "$cfgdir/.config" || missing="$missing $line" ;;
-	esac
-done < <(cat "${frags[@]}")
-rm -f "$defined"
-if [ -n "$missing" ]; then
-	rm -rf "$cfgdir"
-	die "options not in the generated .config (unsatisfied dependencies?):$missing"
-fi
+kconfig_make "$wt" "$cfgdir" "${frags[@]}" || { rm -rf "$cfgdir"; die "cannot make the config of $name"; }
 if ! cmp -s "$cfgdir/.config" "$obj/.config"; then
 	cp "$cfgdir/.config" "$obj/.config"
 fi

@@ -6,6 +6,9 @@
 # Idempotent: a tree whose series stamp matches patches/ is left alone, so
 # file mtimes (and the incremental build) survive.  A tree with commits or
 # changes that were never exported is never reset: export them first.
+# Holds build/.kernels.lock, as kbuild.sh does: no tree is made or
+# replaced under a kernel build.  A replaced tree takes kbuild.sh's
+# private worktree (build/kbuild-wt) with it.
 set -euo pipefail
 top=$(cd "$(dirname "$0")/.." && pwd)
 # shellcheck source=../lib/config.sh
@@ -22,6 +25,10 @@ esac
 g() { git -C "$tree" "$@"; }
 
 die() { echo "ktree: $*" >&2; exit 1; }
+
+mkdir -p "$top/build"
+exec 9>"$top/build/.kernels.lock"
+flock -n 9 || { echo "ktree: waiting for build/.kernels.lock (a kernel build)"; flock 9; }
 
 if [ -n "$ksrc" ]; then
 	[ -f "$ksrc/Makefile" ] && [ -d "$ksrc/drivers/scsi" ] ||
@@ -65,7 +72,7 @@ if [ -d "$tree/.git" ] && [ "$(cat "$tree/.git/scsi_numa_source" 2>/dev/null)" !
 fi
 
 if [ ! -d "$tree/.git" ]; then
-	rm -rf "$tree" "$tree.tmp"
+	rm -rf "$tree" "$tree.tmp" "$top/build/kbuild-wt"
 	mkdir -p "$tree.tmp"
 	if [ -n "$ksrc" ]; then
 		echo "ktree: copying $ksrc"

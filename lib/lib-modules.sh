@@ -32,3 +32,18 @@ lib_modules() {
 	[ -z "$build" ] || ln -s "$build" "/dev/guest-lib/modules/$kv/build" || return 1
 	mount --rbind /dev/guest-lib /usr/lib
 }
+
+# kernel_build_dir KDIR: the object directory the kernel in KDIR
+# (build/kernels/<kernel>) was built in, its modules' build link, printed
+# when it still holds that kernel's build: System.map identical, and the
+# source tree above it (kbuild.sh's worktree build/kbuild-wt) holding the
+# kernel's commit's files.  Returns 1, printing nothing, otherwise.  Used
+# by guest-init's host-check mode and host-check-judge.sh, which must agree.
+kernel_build_dir() {
+	local kdir=$1 kb
+	kb=$(readlink "$kdir/lib/modules/$(cat "$kdir/kernel.release" 2>/dev/null)/build") || return 1
+	cmp -s "$kdir/System.map" "$kb/System.map" &&
+		[ "$(git -C "$kb/.." rev-parse "HEAD^{tree}" 2>/dev/null)" = \
+		  "$(git -C "$kb/.." rev-parse "$(cut -d' ' -f1 "$kdir/commit")^{tree}" 2>/dev/null)" ] || return 1
+	echo "$kb"
+}
