@@ -1,7 +1,7 @@
 # scsi_numa: kernel series, placement inspector and test harness.
 # See README.  Everything generated goes under build/.  Settings (JOBS,
 # VM_TIMEOUT, COMPARE_REPS, FIO_*, ...): config.example; their defaults
-# live in test/lib/config.sh only, which every script below reads.
+# live in lib/config.sh only, which every script below reads.
 #
 #   make check              deps, lint, both kernels, the runs of CHECK_RUNS, summary
 #   make check-full         both kernels and the debug kernel in every topology, long churn
@@ -30,13 +30,13 @@
 # K, TOPO, CASES, DISK, CONFIRM_WRITE, INSPECTOR, BLKTESTS, BTESTS, POSTER,
 # BASE_COMMIT, COVER_COMPARE, ORIG, KDIR.
 
-H := test/harness
+H := harness
 K ?= patched
 TOPO ?= two-node
 CASES ?=
 
 # The runs of make check: KERNEL:TOPOLOGY[:CASE-GLOBS[:LABEL]].  What the
-# kernel must be follows from its name (test/lib/expect.sh: vanilla, else
+# kernel must be follows from its name (lib/expect.sh: vanilla, else
 # patched; a patched kernel without the series fails its run).  CASE-GLOBS picks cases
 # (default all); a LABEL tells two runs of one kernel and topology apart.
 # The patched kernel runs every case in two-node (in two guests, so that
@@ -46,8 +46,8 @@ CASES ?=
 # virtio-scsi host already has the 2-queue map whose first-CPU placement
 # it checks, and 21 costs about 1.8 min there.  CASES "host-check": make
 # host-check run in the guest as on a real server, without the harness
-# (guest-init), judged by test/harness/host-check-judge.sh; 3.2 min, 4.2-4.9
-# with the inspector built in the guest (when build/linux/.obj is patched's).
+# (guest-init), judged by harness/host-check-judge.sh; 3.2 min, 4.2-4.9
+# with the inspector built in the guest (when build/kbuild-wt/.obj is patched's).
 CHECK_RUNS ?= \
 	patched:two-node:01*,2*,40*:faults \
 	patched:two-node:01*,02*,03*,1*,3*:placement \

@@ -3,7 +3,7 @@
 # folder's tests (tests/scsi/NNN, .out, common/numa) into the blktests
 # checkout BLKTESTS, shellcheck them there as blktests' make check does,
 # and run ./check on them (default: all of them) in a guest of
-# build/kernels/KERNEL in TOPOLOGY (test/harness/vm.sh, guest-run).  The
+# build/kernels/KERNEL in TOPOLOGY (harness/vm.sh, guest-run).  The
 # guest's root is the host's /: blktests' dependencies (fio, udevadm,
 # gawk) are the host's.  Prints check's output; exits with its status.
 set -u
@@ -51,4 +51,4 @@ fi
 
 VM_RUN=${VM_RUN:-blktests-$kernel-$topo} \
 VM_CMDLINE="scsi_numa.mode=run scsi_numa.run=blktests/guest-run scsi_numa.blktests=$bt scsi_numa.btests=$(IFS=,; echo "${tests[*]}")" \
-	"$top/test/harness/vm.sh" "$kernel" "$topo"
+	"$top/harness/vm.sh" "$kernel" "$topo"

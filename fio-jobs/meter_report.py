@@ -4,7 +4,7 @@ Two sources, per fio run (one manifest line of run.sh):
   * the scsi_numa_meter QEMU plugin (qemu-plugin/): run.sh opened one meter window
     around the fio run (manifest column "window"); the plugin's counts of
     that window are in meter-r<rep>.txt in the label's directory (copied
-    there by test/harness/compare.sh from the guest's out/meter.txt);
+    there by harness/compare.sh from the guest's out/meter.txt);
   * perf on bare metal (run.sh --perf): <result>.perf next to the fio
     JSON, "perf stat -x," output of kernel-mode remote-DRAM events.
 The count is divided by the I/O of the run: the block layer's completed
@@ -31,10 +31,9 @@ import tempfile
 import plot
 import stats
 
-# The repository's one cpulist parser, beside cpulist.sh (which run.sh
-# sources from there too).
-sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "test", "lib"))
-import cpulist  # noqa: E402
+# The repository's one cpulist parser, lib/cpulist.py, beside cpulist.sh
+# (which run.sh sources from there too): fio-jobs/cpulist.py is a symlink.
+import cpulist
 
 # Meter metrics: key, column title, what it is (report.json).
 METER_METRICS = [

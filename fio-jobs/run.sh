@@ -10,7 +10,7 @@
 # by ':' and share every run.
 #
 # Settings (what each does: config.example; from the environment, else the
-# file "config" at the top of the repository, else test/lib/config.sh's
+# file "config" at the top of the repository, else lib/config.sh's
 # defaults, which this script sources):
 #   FIO_JOBS      job names (<name>.fio here)
 #   FIO_QDS       queue depths
@@ -81,7 +81,7 @@
 # --confirm-write, and even then when a DEVICE, or a partition of it, is
 # mounted, swap or held by another device: make host-check's rule
 # (DISK=/dev/sdX CONFIRM_WRITE=/dev/sdX), one function for both
-# (test/lib/write-guard.sh).
+# (lib/write-guard.sh).
 #
 # Submitters: fio runs with its CPUs and memory on each CPU node in turn
 # (cpus_allowed = the node's CPUs, numa_mem_policy=bind:<node>), then
@@ -98,10 +98,10 @@
 # The repetition is the outer loop, so slow drift (thermal, background
 # activity) hits every configuration alike.  An orchestrator that
 # alternates kernels calls this with COMPARE_REPS=1 --rep-start R for
-# R = 1, 2, ... (test/harness/guest-compare).
+# R = 1, 2, ... (harness/guest-compare).
 #
 # It only relies on its own directory (for the job files),
-# ../test/lib/{config,cpulist,write-guard}.sh (a checkout of the
+# ../lib/{config,cpulist,write-guard}.sh (a checkout of the
 # repository), sysfs and fio in $PATH (taskset, perf, t/io_uring when used).
 set -euo pipefail
 
@@ -145,17 +145,17 @@ OUTDIR=$1 LABEL=$2 DEVS=$3
 
 # FIO_JOBS, FIO_QDS, FIO_RUNTIME, FIO_NUMJOBS, COMPARE_REPS (checked there).
 for f in config cpulist write-guard; do
-	[ -f "$HERE/../test/lib/$f.sh" ] ||
-		die "no $HERE/../test/lib/$f.sh: run run.sh from a checkout of the repository"
+	[ -f "$HERE/../lib/$f.sh" ] ||
+		die "no $HERE/../lib/$f.sh: run run.sh from a checkout of the repository"
 done
-# shellcheck source=../test/lib/config.sh
-. "$HERE/../test/lib/config.sh"
+# shellcheck source=../lib/config.sh
+. "$HERE/../lib/config.sh"
 # cpulist_expand: "0-2,5" -> "0 1 2 5" (the repository's one parser).
-# shellcheck source=../test/lib/cpulist.sh
-. "$HERE/../test/lib/cpulist.sh"
+# shellcheck source=../lib/cpulist.sh
+. "$HERE/../lib/cpulist.sh"
 # same_device, device_in_use: the rule for writing.
-# shellcheck source=../test/lib/write-guard.sh
-. "$HERE/../test/lib/write-guard.sh"
+# shellcheck source=../lib/write-guard.sh
+. "$HERE/../lib/write-guard.sh"
 command -v fio >/dev/null || die "fio not found in PATH (apt-get install fio)"
 
 # Not settings: how each run is made.

@@ -2,7 +2,7 @@
 # kat/run.sh [--no-baseline] [KERNEL]: known-answer test of the scsi_numa_meter plugin.
 #
 # Boots build/kernels/KERNEL (default vanilla; its bzImage waited for up to
-# 20 minutes when absent) with test/harness/vm.sh under QEMU TCG, topology
+# 20 minutes when absent) with harness/vm.sh under QEMU TCG, topology
 # kat/kat-2x2 (2 nodes x (2 vCPUs, 512 MiB), no HBAs), in guest-init's mode
 # scsi_numa.mode=run scsi_numa.run=qemu-plugin/kat/guest-run, which runs kat/kat.c
 # pinned to CPU 0 (node 0): window 1 = N loads from a node-1
@@ -57,7 +57,7 @@ boot() { # NAME [VAR=VALUE..]: boot the KAT guest with vm.sh (TCG, the
 	env -u VM_METER -u VM_ICOUNT -u VM_CHURN -u VM_TSCALE "$@" \
 		VM_RUN="kat-$name" VM_TIMEOUT="$tmo" VM_ACCEL=tcg \
 		VM_CMDLINE="scsi_numa.mode=run scsi_numa.run=qemu-plugin/kat/guest-run scsi_numa_meter_kat.n=$n" \
-		"$top/test/harness/vm.sh" "$kernel" "$top/qemu-plugin/kat/kat-2x2" >/dev/null
+		"$top/harness/vm.sh" "$kernel" "$top/qemu-plugin/kat/kat-2x2" >/dev/null
 	rc=$?
 	t1=$(date +%s.%N)
 	[ "$rc" = 0 ] || echo "kat: $name: vm.sh exit $rc (console: $runs/kat-$name/console.log)" >&2

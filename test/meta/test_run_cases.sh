@@ -10,7 +10,7 @@
 # On the host, harmlessly: no SCSI_NUMA_EXPECT (run-cases' real-machine mode:
 # kmemleak left alone), a topology without HBAs (topo: setup loads
 # nothing), a fake modprobe for the bail-out, and the kernel log replaced
-# by a file (KMSG_FILE, test/lib/kmsg.sh) that starts with a BUG line from
+# by a file (KMSG_FILE, lib/kmsg.sh) that starts with a BUG line from
 # "before the run", which the runner must not judge.  What differs between
 # machines and runs is replaced before the comparison: the kernel release,
 # the kernel's word on the series, durations, temporary paths.

@@ -5,7 +5,7 @@
  * Loading it allocates one object and drops the only pointer to it, so a
  * kmemleak scan must report it, with scsi_numa_leak_init in its backtrace
  * (test/cases/05-kmemleak-control).  Nothing else: it is test code, built
- * only for kernels with CONFIG_DEBUG_KMEMLEAK (test/harness/kbuild.sh) and
+ * only for kernels with CONFIG_DEBUG_KMEMLEAK (harness/kbuild.sh) and
  * loaded only by that case.
  */
 #include <linux/module.h>

@@ -1,0 +1,50 @@
+#!/bin/bash
+# Export the commits vanilla..patched of build/linux into patches/ (git
+# format-patch files + series).  Output is stable across exports of the same
+# commits: no commit hashes, no signature, no version numbering noise.  The
+# tracked files keep the placeholder author "scsi_numa project
+# <scsi_numa@localhost>".  The cover letter: harness/cover-letter.sh
+# writes build/cover-letter/0000-cover-letter.patch, copied into patches/;
+# export refuses (exit 1, patches/ untouched) when its figures are from
+# different make check runs (cover-letter.sh --inputs lists them).
+#
+# Then, with POSTER="Name <address>" (make export POSTER=...), the postable
+# series under build/postings/<n>-<name>/ (harness/postings.sh): the
+# poster as author and in Signed-off-by, To:/Cc:, base-commit (BASE_COMMIT=
+# the upstream v7.3.4 commit id), cover letters.  Without POSTER it writes
+# no postable file, says so and exits 3 after the tracked export.
+set -euo pipefail
+top=$(cd "$(dirname "$0")/.." && pwd)
+tree=$top/build/linux
+g() { git -C "$tree" "$@"; }
+[ -d "$tree/.git" ] || { echo "export: no tree at $tree (make tree)" >&2; exit 1; }
+[ -z "$(g status --porcelain --untracked-files=no)" ] ||
+	{ echo "export: $tree has uncommitted changes: commit them first" >&2; exit 1; }
+# The cover letter's inputs, before anything is written.
+"$top/harness/cover-letter.sh" --inputs ||
+	{ echo "export: refused: the cover letter's figures above are not from one make check run; nothing exported" >&2; exit 1; }
+tmp=$(mktemp -d)
+g format-patch -q --zero-commit --no-signature --no-base -o "$tmp" vanilla..patched
+# Files the kernel's (Debian's) .gitignore hides never reach a commit:
+# refuse to export a tree with such new sources rather than lose them.
+ign=$(g ls-files --others --ignored --exclude-standard -- '*.c' '*.h' '*Kconfig*' '*Makefile' ':!.obj*' | head -n 5)
+[ -z "$ign" ] || { echo "export: new files hidden by .gitignore, never committed (git add -f them): $ign" >&2; exit 1; }
+rm -f "$top"/patches/*.patch
+(cd "$tmp" && ls) > "$top/patches/series"
+cp "$tmp"/*.patch "$top/patches/" 2>/dev/null || true
+rm -rf "$tmp"
+# The tree now is what patches/ describes: record it so ktree.sh keeps it.
+"$top/harness/ktree.sh" --stamp
+echo "export: $(wc -l < "$top/patches/series") patches in patches/"
+# The cover letter, with the figures of the harness's data (build/).
+"$top/harness/cover-letter.sh"
+cp "$top/build/cover-letter/0000-cover-letter.patch" "$top/patches/"
+echo "export: patches/0000-cover-letter.patch (from build/cover-letter/)"
+# The postable series, only for a named poster.
+if [ -z "${POSTER:-}" ]; then
+	rm -rf "$top/build/postings"
+	echo "export: no POSTER: postable series NOT written (patches/ is exported; it keeps the placeholder author)." >&2
+	echo "export: to write build/postings/: make export POSTER='Your Name <you@example.org>' [BASE_COMMIT=<v7.3.4 commit id>]" >&2
+	exit 3
+fi
+"$top/harness/postings.sh" write "$top/build/postings"

@@ -1,0 +1,108 @@
+#!/bin/bash
+# kbuild.sh NAME REV [debug]: build the kernel at commit REV of build/linux
+# into build/kernels/NAME (bzImage, .config, modules, the placement
+# inspector; on a kmemleak kernel also scsi_numa_leak.ko).  "debug" adds
+# kernel-debug.config (KASAN, kmemleak, lockdep, ...) and builds in an
+# object directory of its own.
+#
+# Where: a private worktree build/kbuild-wt of build/linux (detached;
+# created on first use), so build/linux's HEAD, index and files are only
+# read, and uncommitted changes there do not stop a build.  One object
+# directory per config (build/kbuild-wt/.obj, .obj-debug) serves every
+# commit: switching between the vanilla and the patched commit touches
+# only the files that differ, so only those are rebuilt.  A kernel whose
+# commit, config inputs and our module sources match its stamp is not
+# rebuilt at all.  Every build, and ktree.sh, holds build/.kernels.lock:
+# make check and make compare started side by side build one after the
+# other, and the second then finds the kernel up to date.
+set -euo pipefail
+name=$1 rev=$2 variant=${3:-}
+top=$(cd "$(dirname "$0")/.." && pwd)
+tree=$top/build/linux
+wt=$top/build/kbuild-wt
+obj=$wt/.obj${variant:+-$variant}	# a direct subdirectory: kbuild then uses srctree=".."
+out=$top/build/kernels/$name
+frags=("$top/harness/kernel.config")
+case $variant in
+'') ;;
+debug) frags+=("$top/harness/kernel-debug.config") ;;
+*) echo "kbuild: unknown variant '$variant'" >&2; exit 2 ;;
+esac
+insp=$top/drivers/scsi_numa_inspect
+leak=$top/test/modules/kmemleak_control
+# shellcheck source=../lib/config.sh
+. "$top/lib/config.sh"
+# shellcheck source=kbuild-lib.sh
+. "$top/harness/kbuild-lib.sh"
+jobs=$JOBS
+g() { git -C "$tree" "$@"; }
+die() { echo "kbuild: $*" >&2; exit 1; }
+
+[ -d "$tree/.git" ] || die "no kernel tree at $tree (make tree)"
+exec 9>"$top/build/.kernels.lock"
+flock -n 9 || { echo "kbuild: $name: waiting for build/.kernels.lock (another kernel build or make tree)"; flock 9; }
+commit=$(g rev-parse --verify -q "$rev^{commit}") || die "no commit $rev in $tree"
+inputs=$( { echo "$commit $variant"; cat "${frags[@]}" "$0" "$top/harness/kbuild-lib.sh"
+	  find "$insp" "$top/include" "$leak" -type f 2>/dev/null | sort | xargs -r cat || true
+	} | sha256sum | cut -d' ' -f1)
+if [ -f "$out/stamp" ] && [ "$(cat "$out/stamp")" = "$inputs" ] && [ -f "$out/bzImage" ]; then
+	echo "kbuild: $name is up to date ($(g log -1 --format='%h %s' "$commit"))"
+	exit 0
+fi
+
+kwt_ensure "$tree" "$wt" "$commit" || die "no private worktree $wt"
+git -C "$wt" checkout -q -f --detach "$commit"
+
+cc=gcc
+command -v ccache >/dev/null && cc="ccache gcc"
+KBUILD_BUILD_TIMESTAMP=$(g log -1 --format=%cd "$commit")
+export KBUILD_BUILD_TIMESTAMP
+export KBUILD_BUILD_USER=scsi_numa KBUILD_BUILD_HOST=build
+mk() { make -s -C "$wt" O="${obj##*/}" CC="$cc" LOCALVERSION= -j"$jobs" "$@"; }
+
+# Config: tinyconfig + our fragments, every line of them surviving
+# (kconfig_make).  Only replace the object directory's .config when the
+# result differs, so an unchanged config does not trigger a rebuild.
+mkdir -p "$obj"
+cfgdir=$(mktemp -d)
+kconfig_make "$wt" "$cfgdir" "${frags[@]}" || { rm -rf "$cfgdir"; die "cannot make the config of $name"; }
+if ! cmp -s "$cfgdir/.config" "$obj/.config"; then
+	cp "$cfgdir/.config" "$obj/.config"
+fi
+rm -rf "$cfgdir"
+
+src=""
+[ -f "$top/build/ksource/version" ] && grep -q "^tarball:$top/build/ksource/" "$tree/.git/scsi_numa_source" 2>/dev/null &&
+	src=$(cat "$top/build/ksource/version")
+echo "kbuild: building $name${variant:+ ($variant)} at $(g log -1 --format='%h %s' "$commit")${src:+; source: $src}"
+mk olddefconfig >/dev/null
+mk bzImage modules
+rm -rf "$out.new"
+mkdir -p "$out.new"
+mk INSTALL_MOD_PATH="$out.new" modules_install >/dev/null
+cp "$obj/arch/x86/boot/bzImage" "$obj/.config" "$obj/System.map" "$out.new/"
+kver=$(cat "$obj/include/config/kernel.release")
+echo "$kver" > "$out.new/kernel.release"
+g log -1 --format='%H %s' "$commit" > "$out.new/commit"
+echo "${src:-$(g log -1 --format=%s vanilla)}" > "$out.new/source"
+
+# The placement inspector, built against this very kernel.
+if [ -d "$insp" ]; then
+	ib=$top/build/inspector-$name
+	rm -rf "$ib"; mkdir -p "$ib"
+	cp -r "$insp"/. "$ib/"
+	mk M="$ib" INSP_INCLUDE="$top/include" modules
+	cp "$ib"/*.ko "$out.new/"
+fi
+# The kmemleak scans' positive control (case 05), for kernels that scan.
+if grep -qx CONFIG_DEBUG_KMEMLEAK=y "$obj/.config"; then
+	lb=$top/build/kmemleak-control-$name
+	rm -rf "$lb"; mkdir -p "$lb"
+	cp -r "$leak"/. "$lb/"
+	mk M="$lb" modules
+	cp "$lb/scsi_numa_leak.ko" "$out.new/"
+fi
+echo "$inputs" > "$out.new/stamp"
+rm -rf "$out"
+mv "$out.new" "$out"
+echo "kbuild: $name done: $out ($kver)"

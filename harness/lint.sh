@@ -1,0 +1,73 @@
+#!/bin/bash
+# lint.sh (make lint): the host-side checks, in seconds, before any guest
+# boots: shellcheck over every shell script of the harness, the cases and
+# fio-jobs (following sourced files); pyflakes over the Python; the
+# placement checker's unit tests on recorded reports; fio-jobs' unit tests
+# (stats.py, the reports); the kernel-log judge against lines it must fail on;
+# cover-letter.sh on recorded inputs; the cpulist parsers (shell, Python);
+# the case runner on fake cases (test/meta/); every topology file sourced
+# and checked for the fields vm.sh and the cases need.  Exit 1 on any finding.
+set -u
+top=$(cd "$(dirname "$0")/.." && pwd)
+cd "$top" || exit 1
+rc=0
+nsteps=0 nfailed=0
+step() {
+	echo "lint: $1"; shift
+	nsteps=$((nsteps + 1))
+	"$@" || { echo "lint: FAILED: $*"; rc=1; nfailed=$((nfailed + 1)); }
+}
+
+shell=(harness/*.sh harness/lint-series/*.sh harness/guest-init harness/guest-compare lib/*.sh
+       test/run-cases test/cases/* test/unit/*.sh test/meta/*.sh test/meta/cases/* fio-jobs/run.sh .ci/run
+       qemu-plugin/*.sh qemu-plugin/kat/run.sh qemu-plugin/kat/guest-run
+       blktests/run.sh blktests/guest-run)
+if command -v shellcheck >/dev/null; then
+	# SC1090/SC1091: the topology and common.sh are sourced through
+	# variables; -x follows the "shellcheck source=" directives instead. -P SCRIPTDIR: the directives are relative to each script.
+	step "shellcheck (${#shell[@]} files)" shellcheck -x -P SCRIPTDIR -S warning -e SC1090,SC1091 "${shell[@]}"
+	# blktests' tests: its make check's settings (-e SC2119); SC2034 for
+	# DESCRIPTION, QUICK.. that its common/shellcheck uses, absent here.
+	step "shellcheck blktests/ (blktests' settings)" shellcheck -x -e SC2119,SC2034,SC1091 \
+		blktests/common/numa blktests/tests/*/[0-9]*[0-9]
+else
+	echo "lint: shellcheck missing (make deps installs it)"; rc=1
+fi
+py=(lib/placement.py lib/cpulist.py test/unit/test_placement.py test/unit/test_cpulist.py
+    fio-jobs/report.py fio-jobs/meter_report.py
+    fio-jobs/stats.py fio-jobs/plot.py fio-jobs/test_*.py)
+if command -v pyflakes3 >/dev/null; then
+	step "pyflakes (${#py[@]} files)" pyflakes3 "${py[@]}"
+else
+	echo "lint: pyflakes3 missing (make deps installs it)"; rc=1
+fi
+step "placement.py unit tests" python3 test/unit/test_placement.py
+step "fio-jobs unit tests (report.py --selftest: stats.py, reports)" python3 fio-jobs/report.py --selftest
+step "kernel-log judge test" test/unit/test_kmsg.sh
+step "cover letter test (recorded inputs)" test/unit/test_cover_letter.sh
+step "cpulist parser test" test/unit/test_cpulist.sh
+step "settings test (config.sh, config.example)" test/unit/test_config.sh
+step "cpulist.py unit tests (against cpulist.sh)" python3 test/unit/test_cpulist.py
+step "case runner meta test" test/meta/test_run_cases.sh
+topo_ok() {
+	local f
+	for f in harness/topo/*; do
+		(
+			set -u
+			# shellcheck source=/dev/null
+			. "$f"
+			[ "${#TOPO_NODE_CPUS[@]}" = "$TOPO_NODES" ] &&
+			[ "${#TOPO_NODE_MEM_MB[@]}" = "$TOPO_NODES" ] &&
+			[ "$TOPO_DEV_NODE" -lt "$TOPO_NODES" ] &&
+			[ -n "${TOPO_NODE_CPUS[$TOPO_HOST_NODE]}" ] &&
+			[ -n "$TOPO_HBAS" ]
+		) || { echo "topology $f: inconsistent (node counts, DEV/HOST node, HBAs)"; return 1; }
+	done
+}
+step "topologies" topo_ok
+# The C (the inspector, the meter plugin and its tools) is compiled with
+# -Werror by the builds that make check runs (kbuild.sh, make -C qemu-plugin),
+# not here: the inspector needs a kernel build, the plugin QEMU's header.
+[ "$rc" = 0 ] || [ "$nfailed" -gt 0 ] || nfailed=1	# a missing tool
+echo "lint: $nsteps checks, $nfailed failed (shell: ${#shell[@]} files, Python: ${#py[@]} files)"
+exit $rc

@@ -1,0 +1,332 @@
+#!/bin/bash
+# postings.sh: split the series (vanilla..patched of build/linux) into the
+# postings that go to the lists, and write them.
+#
+#   postings.sh groups      one line per commit, in posting order:
+#                           "<n>-<name> <commit> <subject>"
+#   postings.sh plan        the postings, their routing and whether each
+#                           applies to base on its own (text for the cover
+#                           letters, @POSTINGS@)
+#   postings.sh write OUT   (POSTER="Name <addr>" required) the postable
+#                           series under OUT/<n>-<name>/: git format-patch
+#                           output with the poster as author and in
+#                           Signed-off-by, To:/Cc:, base-commit, and the
+#                           cover letter (more than one patch) or notes
+#                           below "---" (one patch) from
+#                           patches/postings/<n>-<name>.in (the SCSI series:
+#                           patches/cover-letter.in, through cover-letter.sh)
+#
+# A commit belongs to the first posting whose subject pattern matches it
+# (the table below); the SCSI series takes the rest.  A posting is built on
+# base alone when its patches apply there; otherwise on the earlier
+# postings it needs (the fewest that make it apply), named in
+# prerequisite-patch-id lines.  Nothing is written into build/linux: the
+# commits are rebuilt in build/postings-repo, a repository that borrows
+# build/linux's objects (objects/info/alternates) and has no work tree.
+#
+# Environment: POSTER="Name <addr>" (write); BASE_COMMIT=<40 hex> (the
+# upstream commit the orig tarball is: v7.3.4 of the stable tree) for the
+# base-commit line, else it carries a [[LEAD: ...]] placeholder.
+set -euo pipefail
+top=$(cd "$(dirname "$0")/.." && pwd)
+tree=$top/build/linux
+repo=$top/build/postings-repo
+placeholder='scsi_numa project <scsi_numa@localhost>'
+die() { echo "postings: $*" >&2; exit 1; }
+g() { git -C "$tree" "$@"; }
+r() { git -C "$repo" "$@"; }
+
+# name | subject pattern (ERE) | version | To: MAINTAINERS section[~M: filter] ... | Cc: the same
+# To gets the section's M: lines (those matching the filter) and its L:
+# lines; Cc adds the patches' own Cc: trailers.
+table=(
+	"megaraid-fix|^scsi: megaraid_sas: Do not confine high IOPS queues|1|MEGARAID SCSI/SAS DRIVERS|SCSI SUBSYSTEM~Martin K. Petersen"
+	"blk-mq|^blk-mq: |3|BLOCK LAYER|SCSI SUBSYSTEM~Martin K. Petersen"
+	"pci|^PCI: |1|PCI SUBSYSTEM|"
+	"scsi|.|3|SCSI SUBSYSTEM~Martin K. Petersen|BLOCK LAYER"
+)
+field() { echo "$1" | cut -d'|' -f"$2"; }
+
+[ -d "$tree/.git" ] || die "no kernel tree at $tree (make tree)"
+basec=$(g rev-parse --verify -q "vanilla^{commit}") || die "no tag vanilla in $tree"
+tipc=$(g rev-parse --verify -q "patched^{commit}") || die "no branch patched in $tree"
+
+groups() {
+	local c s t name pat n=0 hit
+	declare -A seen=()
+	for t in "${table[@]}"; do
+		name=$(field "$t" 1) pat=$(field "$t" 2) hit=""
+		while read -r c s; do
+			[ -z "${seen[$c]:-}" ] || continue
+			[[ $s =~ $pat ]] || continue
+			[ -n "$hit" ] || { n=$((n + 1)); hit=1; }
+			seen[$c]=1
+			echo "$n-$name $c $s"
+		done < <(g log --reverse --format='%H %s' "$basec..$tipc")
+	done
+}
+
+# The addresses of a MAINTAINERS section (of base): "SECTION[~filter]".
+section_addrs() {
+	local sec=${1%%~*} filt='' 
+	[ "$sec" = "$1" ] || filt=${1#*~}
+	g show "$basec:MAINTAINERS" | awk -v s="$sec" -v f="$filt" '
+		$0 == s { on = 1; next }
+		on && /^$/ { on = 0 }
+		on && /^M:/ { sub(/^M:[ \t]*/, ""); if (f == "" || index($0, f)) print }
+		on && /^L:/ { sub(/^L:[ \t]*/, ""); sub(/ .*/, ""); print }'
+}
+route() { # ROUTE-FIELD: addresses, one a line
+	local spec
+	local IFS=','
+	for spec in $1; do [ -z "$spec" ] || section_addrs "$spec"; done
+}
+
+# --- the private repository and the rebuilt commits --------------------------
+init_repo() {
+	if [ ! -d "$repo/.git" ]; then
+		git init -q "$repo"
+		r config gc.auto 0
+	fi
+	echo "$tree/.git/objects" > "$repo/.git/objects/info/alternates"
+}
+# rebuild PARENT IDENT COMMIT...: apply each COMMIT's diff on PARENT in a
+# private index and commit it with IDENT as author and committer (dates
+# kept).  Prints the new tip; status 1 when a diff does not apply.
+rebuild() {
+	local parent=$1 ident=$2 c idx t msg name mail date
+	shift 2
+	idx=$(mktemp "$top/build/postings-index.XXXXXX")
+	name=${ident% <*}; mail=${ident##*<}; mail=${mail%>}
+	GIT_INDEX_FILE=$idx r read-tree "$parent"
+	for c; do
+		if ! g diff --binary --full-index "$c^" "$c" | GIT_INDEX_FILE=$idx r apply --cached - 2>/dev/null; then
+			rm -f "$idx"; return 1
+		fi
+		t=$(GIT_INDEX_FILE=$idx r write-tree)
+		msg=$(g log -1 --format=%B "$c" | sed "s|^Signed-off-by: $placeholder\$|Signed-off-by: $ident|")
+		date=$(g log -1 --format=%aD "$c")
+		parent=$(echo "$msg" | GIT_AUTHOR_NAME=$name GIT_AUTHOR_EMAIL=$mail GIT_AUTHOR_DATE=$date \
+			GIT_COMMITTER_NAME=$name GIT_COMMITTER_EMAIL=$mail GIT_COMMITTER_DATE=$date \
+			r commit-tree "$t" -p "$parent")
+	done
+	rm -f "$idx"
+	echo "$parent"
+}
+
+# build IDENT: for every posting n, in order: P_name[n], P_tip[n] (its
+# tip), P_on[n] (the commit it is built on: base, or the tip of the
+# postings it needs), P_deps[n] (those postings, space separated; empty:
+# base alone), P_commits[n] (its number of patches).
+declare -a P_name=() P_tip=() P_on=() P_deps=() P_commits=() P_alone=() P_list=()
+build() {
+	local ident=$1 n k name tip on deps prev
+	local -a names=() cs=()
+	mapfile -t names < <(groups | awk '{print $1}' | uniq)
+	init_repo
+	for ((n = 0; n < ${#names[@]}; n++)); do
+		name=${names[$n]}
+		mapfile -t cs < <(groups | awk -v n="$name" '$1 == n {print $2}')
+		on=$basec deps=""
+		if ! tip=$(rebuild "$basec" "$ident" "${cs[@]}"); then
+			tip=""
+			# The fewest earlier postings it needs: one of them, else all.
+			for ((k = 0; k < n; k++)); do
+				[ -n "${P_alone[$k]}" ] || continue
+				if tip=$(rebuild "${P_alone[$k]}" "$ident" "${cs[@]}"); then
+					on=${P_alone[$k]} deps=${P_name[$k]}
+					break
+				fi
+				tip=""
+			done
+			if [ -z "$tip" ]; then
+				[ "$n" -gt 0 ] || die "$name does not apply on base"
+				prev=$basec deps=""
+				for ((k = 0; k < n; k++)); do
+					# shellcheck disable=SC2086 # commit ids, one word each
+					prev=$(rebuild "$prev" "$ident" ${P_list[$k]}) ||
+						die "${P_name[$k]} does not apply on the postings before it"
+					deps="$deps ${P_name[$k]}"
+				done
+				tip=$(rebuild "$prev" "$ident" "${cs[@]}") ||
+					die "$name applies neither on base nor on the postings before it"
+				on=$prev deps=${deps# }
+			fi
+		fi
+		P_name[n]=$name P_tip[n]=$tip P_on[n]=$on P_deps[n]=$deps P_commits[n]=${#cs[@]}
+		P_list[n]="${cs[*]}"
+		# The posting alone on base (empty when it needs others), for the
+		# postings after it that need only this one.
+		if [ "$on" = "$basec" ]; then P_alone[n]=$tip; else P_alone[n]=""; fi
+	done
+}
+
+entry_of() { # N-NAME or NAME
+	local t
+	for t in "${table[@]}"; do
+		if [ "$(field "$t" 1)" = "${1#[0-9]-}" ]; then echo "$t"; return 0; fi
+	done
+	die "no posting $1 in the table"
+}
+version_of() { field "$(entry_of "$1")" 3; }
+# template_of N-NAME: the posting's cover letter (or notes) template.
+template_of() {
+	if [ "${1#[0-9]-}" = scsi ]; then echo "$top/patches/cover-letter.in"
+	else echo "$top/patches/postings/${1#[0-9]-}.in"; fi
+}
+prefix_of() { # N-NAME
+	local v; v=$(version_of "$1")
+	if [ "$v" = 1 ]; then echo "PATCH"; else echo "PATCH v$v"; fi
+}
+
+plan() {
+	local n name t to deps cnt pre subj
+	build "$placeholder"
+	for ((n = 0; n < ${#P_name[@]}; n++)); do
+		name=${P_name[$n]} cnt=${P_commits[$n]}
+		t=$(entry_of "$name")
+		pre=$(prefix_of "$name")
+		to=$(route "$(field "$t" 4)" | sed 's/ <.*//; s/"//g' | paste -sd, - | sed 's/,/, /g' |
+			fold -s -w 64 | sed 's/ *$//; 2,$s/^/         /')
+		deps=${P_deps[$n]}
+		if [ "$cnt" = 1 ]; then
+			subj=$(groups | awk -v n="$name" '$1 == n' | cut -d' ' -f3-)
+			echo "  $((n + 1)). [$pre] $subj"
+		else
+			subj=$(sed -n '1s/^Subject: \[[^]]*\] //p' "$(template_of "$name")")
+			echo "  $((n + 1)). [$pre 00/$(printf '%02d' "$cnt")] $subj"
+		fi
+		echo "     To: $to"
+		if [ -z "$deps" ]; then
+			echo "     Applies to the base without the other postings."
+		else
+			echo "     Applies only after $(echo "$deps" | sed 's/ /, /g')."
+		fi
+	done
+}
+
+# --- write ----------------------------------------------------------------------
+# uniq_addrs SEEN: the addresses on stdin, first of each e-mail address
+# (case-insensitive) only, leaving out those of the file SEEN.
+uniq_addrs() {
+	awk -v seen="$1" '
+	function key(a) { if (match(a, /<[^>]*>/)) a = substr(a, RSTART + 1, RLENGTH - 2); return tolower(a) }
+	BEGIN { while ((getline l < seen) > 0) if (l != "") s[key(l)] = 1 }
+	$0 != "" && !s[key($0)]++' -
+}
+
+valid_ident() {
+	[[ $1 =~ ^[^\<\>@]+\ \<[^\<\>@\ ]+@[^\<\>@\ ]+\>$ ]] || return 1
+	[ "$1" != "$placeholder" ] || return 1
+	case $1 in *@localhost\>|*@example.*|*.example\>|*.invalid\>) return 1 ;; esac
+}
+
+base_line() {
+	if [ -n "${BASE_COMMIT:-}" ]; then
+		[[ $BASE_COMMIT =~ ^[0-9a-f]{40}$ ]] || die "BASE_COMMIT=$BASE_COMMIT is not a 40-digit commit id"
+		echo "base-commit: $BASE_COMMIT"
+	else
+		echo "base-commit: [[LEAD: the commit id of v7.3.4 in the stable tree (make export BASE_COMMIT=...)]]"
+	fi
+}
+
+write() {
+	local out n name t dir to cc pre vflag cover tmpl fills body subj f gm c
+	out=$(realpath -m "$1")
+	[ -n "${POSTER:-}" ] || die "no POSTER: refusing to write postable files (make export POSTER='Name <address>')"
+	valid_ident "$POSTER" || die "POSTER='$POSTER' is not 'Name <address>' with a real address"
+	fills=$(mktemp -d)
+	trap 'rm -rf "$fills"' RETURN
+	plan > "$fills/POSTINGS"	# (builds with the placeholder: first)
+	build "$POSTER"
+	rm -rf "$out"; mkdir -p "$out"
+	for ((n = 0; n < ${#P_name[@]}; n++)); do
+		name=${P_name[$n]} t=$(entry_of "$name") dir=$out/$name
+		mkdir -p "$dir"
+		to=$(route "$(field "$t" 4)" | uniq_addrs /dev/null)
+		# Cc: the routing's, then every Cc: trailer of the posting's patches.
+		cc=$( { route "$(field "$t" 5)"
+			for c in $(r rev-list --reverse "${P_on[$n]}..${P_tip[$n]}"); do
+				r log -1 --format=%B "$c" | sed -n 's/^Cc:[[:space:]]*//p'
+			done; } | uniq_addrs <(echo "$to") || true)
+		pre=$(prefix_of "$name")
+		vflag=(--subject-prefix=PATCH)
+		[ "$(version_of "$name")" = 1 ] || vflag=(--reroll-count="$(version_of "$name")")
+		cover=()
+		[ "${P_commits[$n]}" = 1 ] || cover=(--cover-letter)
+		mapfile -t toargs < <(echo "$to" | sed 's/^/--to=/')
+		mapfile -t ccargs < <(echo "$cc" | sed '/^$/d; s/^/--cc=/')
+		r -c user.name="${POSTER% <*}" -c user.email="$(echo "$POSTER" | sed 's/.*<//; s/>$//')" \
+			format-patch -q -o "$dir" "${vflag[@]}" "${cover[@]}" --base="$basec" \
+			"${toargs[@]}" "${ccargs[@]}" "${P_on[$n]}..${P_tip[$n]}" >/dev/null
+		# The template: the SCSI series' cover letter is patches/cover-letter.in.
+		tmpl=$(template_of "$name")
+		[ -f "$tmpl" ] || die "no template $tmpl"
+		echo "${P_commits[$n]}" > "$fills/NPATCHES"
+		{ echo "$to" | sed '1s/^/  To: /; 2,$s/^/      /'
+		  [ -z "$cc" ] || echo "$cc" | sed '1s/^/  Cc: /; 2,$s/^/      /'
+		  echo
+		  echo "  The postings, in the order they are sent:"
+		  cat "$fills/POSTINGS"; } > "$fills/ROUTING"
+		deps_text "$n" > "$fills/DEPENDS"
+		: > "$fills/SHORTLOG"
+		body=$("$top/harness/cover-letter.sh" --body "$tmpl" "$fills")
+		subj=$(echo "$body" | sed -n '1s/^Subject: \[[^]]*\] //p')
+		body=$(echo "$body" | sed '1{/^Subject:/d}' | sed '1{/^$/d}')
+		python3 - "$dir" "$subj" "$body" "$(base_line)" <<'PY'
+import glob
+import os
+import re
+import sys
+d, subj, body, base = sys.argv[1:5]
+files = sorted(glob.glob(os.path.join(d, '*.patch')))
+for f in files:
+    t = open(f).read()
+    t = re.sub(r'^base-commit: [0-9a-f]{40}$', base, t, flags=re.M)
+    if '*** BLURB HERE ***' in t:
+        t = t.replace('*** SUBJECT HERE ***', subj).replace('*** BLURB HERE ***', body)
+    elif len(files) == 1:
+        # One patch: the notes go below the "---" line, above the diffstat.
+        t = re.sub(r'^---$', '---\n' + body.replace('\\', r'\\') + '\n', t, count=1, flags=re.M)
+    open(f, 'w').write(t)
+PY
+		# What scripts/get_maintainer.pl names that To/Cc leave out: for the poster to judge.
+		gm=$tree/scripts/get_maintainer.pl
+		if [ -x "$gm" ]; then
+			for f in "$dir"/*.patch; do
+				case $f in *0000-cover-letter.patch) continue ;; esac
+				(cd "$tree" && "$gm" --no-git --no-git-fallback --no-rolestats "$f" 2>/dev/null) || true
+			done | awk '!s[$0]++' > "$dir/get_maintainer.txt"
+			grep -vxF -f <( { echo "$to"; echo "$cc"; } | sed '/^$/d') "$dir/get_maintainer.txt" | sed 's/^/  /' > "$dir/not-addressed.txt" || true
+		fi
+		echo "postings: $name: $(ls "$dir"/*.patch | wc -l) files [$pre], To: $(echo "$to" | sed 's/ <.*//' | paste -sd, -)"
+		[ ! -s "$dir/not-addressed.txt" ] || echo "postings:   get_maintainer.pl also names (not in To/Cc, see $dir/not-addressed.txt): $(sed 's/^ *//; s/ <.*//' "$dir/not-addressed.txt" | paste -sd, - | cut -c1-150)"
+		grep -l '\[\[LEAD:' "$dir"/*.patch >/dev/null && echo "postings:   [[LEAD: ...]] placeholders left in: $(grep -l '\[\[LEAD:' "$dir"/*.patch | xargs -n1 basename | paste -sd' ' -)"
+	done
+	cat > "$out/SEND" <<EOF
+Postable series written by harness/postings.sh from build/linux
+$(g log -1 --format='%h %s' "$tipc") as $POSTER.
+Send in this order, each after checking it (git send-email --dry-run first):
+$(for ((n = 0; n < ${#P_name[@]}; n++)); do echo "  git send-email ${out#"$top"/}/${P_name[$n]}/*.patch"; done)
+EOF
+	echo "$tipc" > "$out/series"
+	echo "postings: ${out#"$top"/}/SEND lists the send commands"
+}
+
+# deps_text N: how posting N relates to the base and the others (@DEPENDS@).
+deps_text() {
+	local n=$1 d
+	if [ -z "${P_deps[$n]}" ]; then
+		echo "It applies to the base on its own; it does not need the other postings."
+	else
+		d=$(echo "${P_deps[$n]}" | sed 's/ /, /g')
+		echo "It needs posting(s) $d first: it does not apply to the base without them (its prerequisite-patch-id lines name their patches)."
+	fi
+}
+
+case ${1:-} in
+groups) groups ;;
+plan) plan ;;
+write) [ -n "${2:-}" ] || die "usage: postings.sh write OUTDIR"; write "$2" ;;
+*) die "usage: postings.sh groups | plan | write OUTDIR" ;;
+esac

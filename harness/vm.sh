@@ -1,0 +1,197 @@
+#!/bin/bash
+# vm.sh KERNEL TOPOLOGY [CASE-PATTERN]: boot build/kernels/KERNEL in QEMU with
+# the topology TOPOLOGY (a name in harness/topo/, or a file's path), run
+# the guest test cases, power off.  The only place a QEMU command line is built.
+#
+# The guest's root is the host's / over 9p, read-only; results come back on
+# a second, writable 9p share (build/runs/KERNEL-TOPOLOGY/out), separate from
+# the console (build/runs/KERNEL-TOPOLOGY/console.log).  Prints the guest's
+# TAP; exits with the guest's status, or 124 when the host-side timeout hit.
+# VM_RUN names the run directory (default KERNEL-TOPOLOGY); VM_CMDLINE adds
+# kernel parameters (scsi_numa.mode=compare selects the fio comparison instead of
+# the test cases, see compare.sh; scsi_numa.mode=run scsi_numa.run=PATH a program of the
+# repository, see guest-init).  VM_RUN, VM_CMDLINE, VM_METER, VM_ICOUNT,
+# VM_CHURN and VM_TSCALE are the callers' interface, not settings; the
+# settings VM_ACCEL and VM_TIMEOUT come from lib/config.sh.
+set -uo pipefail
+kernel=$1 topo=${2:-two-node} cases=${3:-}
+top=$(cd "$(dirname "$0")/.." && pwd)
+# shellcheck source=../lib/config.sh
+. "$top/lib/config.sh"
+kdir=$top/build/kernels/$kernel
+case $topo in
+*/*) topofile=$(realpath -m "$topo") topo=${topo##*/} ;;
+*) topofile=$top/harness/topo/$topo ;;
+esac
+run=$top/build/runs/${VM_RUN:-$kernel-$topo}
+# A KASAN kernel under TCG needs hours for every case (README, check-full).
+timeout_s=$VM_TIMEOUT
+grep -qx CONFIG_KASAN=y "$kdir/.config" 2>/dev/null && timeout_s=$((VM_TIMEOUT * 5))
+die() { echo "vm: $*" >&2; exit 2; }
+
+[ -f "$kdir/bzImage" ] || die "no kernel $kdir/bzImage: make kernels"
+[ -f "$topofile" ] || die "no topology '$topofile' (have: $(ls "$top/harness/topo" | tr '\n' ' '))"
+command -v qemu-system-x86_64 >/dev/null || die "qemu-system-x86_64 missing: apt-get install qemu-system-x86"
+# shellcheck source=/dev/null
+. "$topofile"
+# shellcheck source=../lib/cpulist.sh
+. "$top/lib/cpulist.sh"
+
+# KVM only when a KVM guest really runs: /dev/kvm can exist and still hang.
+accel=tcg
+probe=$top/build/kvm-probe
+if [ ! -f "$probe" ]; then
+	res=no
+	if [ -w /dev/kvm ]; then
+		if timeout 30 qemu-system-x86_64 -accel kvm -m 256 -nographic -no-reboot \
+			-kernel "$kdir/bzImage" -append "console=ttyS0 panic=-1" 2>/dev/null |
+			grep -q "Kernel panic"; then res=yes; fi
+	fi
+	echo "$res" > "$probe"
+fi
+[ "$(cat "$probe")" = yes ] && [ "$VM_ACCEL" = auto ] && accel=kvm
+# VM_METER=on|KIB:WAYS[:LINE]: load the remote-access meter (qemu-plugin/,
+# TCG only; KIB:WAYS[:LINE]: its LLC model), counting into
+# $run/out/meter.txt between the guest's markers; the guest may write
+# $SCSI_NUMA_OUT/meter-objects (object ranges, see fio-jobs/run.sh
+# --meter-objects) for the meter to attribute accesses.  Its -plugin
+# value is built with the nodes below (arguments: scsi_numa_meter.c).
+if [ -n "${VM_METER:-}" ]; then
+	accel=tcg
+	make -s -C "$top/qemu-plugin" >/dev/null || die "cannot build the meter (qemu-plugin/)"
+fi
+
+# VM_ICOUNT=<QEMU -icount argument>, e.g. shift=3 (0 or empty: off): the
+# guest's clock counts the instructions it executes (2^shift ns each; real
+# time only while every vCPU idles) instead of following the host's.  TCG
+# only, one host thread for all vCPUs.  Used by compare.sh: wall-clock IOPS
+# of a TCG guest varied by 5-14 % between runs here, icount IOPS by < 1 %.
+icount=""
+if [ -n "${VM_ICOUNT:-}" ] && [ "$VM_ICOUNT" != 0 ]; then
+	[[ $VM_ICOUNT =~ ^shift=[0-9]+(,(align|sleep)=(on|off))*$ ]] ||
+		die "VM_ICOUNT=$VM_ICOUNT: shift=N[,sleep=on|off][,align=on|off]"
+	accel=tcg icount=$VM_ICOUNT
+fi
+
+rm -rf "$run"
+mkdir -p "$run/out" "$run/disks"
+args=(-accel "$accel" -machine "${TOPO_MACHINE:-pc}" -nographic -no-reboot -nodefaults
+      -serial "file:$run/console.log")
+# QEMU takes one cpus= per range.
+cpus_opts() { local r o=""; for r in ${1//,/ }; do o+=",cpus=$r"; done; echo "$o"; }
+ncpu=0 maxcpu=0 mem=0 legacy_mem=""
+for ((n = 0; n < TOPO_NODES; n++)); do
+	[ "${TOPO_NODE_MEM_MB[n]}" = 0 ] && legacy_mem=1
+done
+# The meter's node map: nodemb= in -numa order, layout= as below (memdev:
+# the memory-backend-ram objects first, in node order, as scsi_numa_meter.c's
+# address map requires), cpus= present and absent CPUs.
+meter_mb="" meter_cpus=""
+for ((n = 0; n < TOPO_NODES; n++)); do
+	mb=${TOPO_NODE_MEM_MB[n]} cpus=${TOPO_NODE_CPUS[n]} absent=${TOPO_NODE_ABSENT_CPUS[n]:-}
+	mem=$((mem + mb))
+	ncpu=$((ncpu + $(cpulist_count "$cpus")))
+	maxcpu=$((maxcpu + $(cpulist_count "$cpus") + $(cpulist_count "$absent")))
+	all=$cpus${absent:+${cpus:+,}$absent}
+	meter_mb+="${meter_mb:+;}$mb"
+	for r in ${all//,/ }; do meter_cpus+="${meter_cpus:+;}$r:$n"; done
+	if [ -n "$legacy_mem" ]; then
+		# A node without memory exists only in the deprecated mem= form
+		# (machine types <= 5.0), which cannot be mixed with memdev=.
+		args+=(-numa "node,nodeid=$n,mem=${mb}M$(cpus_opts "$all")")
+	else
+		args+=(-object "memory-backend-ram,id=m$n,size=${mb}M")
+		args+=(-numa "node,nodeid=$n,memdev=m$n$(cpus_opts "$all")")
+	fi
+done
+for d in "${TOPO_DISTANCES[@]}"; do
+	IFS=: read -r src dst val <<< "$d"
+	args+=(-numa "dist,src=$src,dst=$dst,val=$val" -numa "dist,src=$dst,dst=$src,val=$val")
+done
+# One socket per CPU: a socket never spans nodes (topology_sane()).
+args+=(-m "${mem}M" -smp "$ncpu,maxcpus=$maxcpu,sockets=$maxcpu,cores=1,threads=1")
+args+=("${TOPO_QEMU_ARGS[@]}")
+if [ -n "${VM_METER:-}" ]; then
+	meter="$top/build/qemu-plugin/libscsi_numa_meter.so,nodemb=$meter_mb,layout=${legacy_mem:+legacy}"
+	[ -n "$legacy_mem" ] || meter+=memdev
+	meter+=",out=$run/out/meter.txt${meter_cpus:+,cpus=$meter_cpus}"
+	llc=${VM_METER#on}
+	meter+="${llc:+,llc=$llc},objects=$run/out/meter-objects"
+	args+=(-plugin "$meter")
+fi
+[ -n "$icount" ] && args+=(-icount "$icount")
+
+# Root and result shares.
+# multidevs=remap: the host's / spans several filesystems; without it their
+# inode numbers collide in the guest (mounting /sys then hides /proc).
+args+=(-fsdev "local,id=fsroot,path=/,security_model=none,readonly=on,multidevs=remap"
+       -device "virtio-9p-pci,fsdev=fsroot,mount_tag=/dev/root"
+       -fsdev "local,id=fsout,path=$run/out,security_model=none"
+       -device "virtio-9p-pci,fsdev=fsout,mount_tag=scsi_numa_out")
+
+# The HBAs of TOPO_HBAS (driver names), each with one disk, all behind one
+# expander bridge on TOPO_DEV_NODE (on a one-node machine: the root bus).
+# No HBAs (qemu-plugin/kat/topo): no bridge.
+bus=""
+if [ "$TOPO_NODES" -gt 1 ] && [ -n "${TOPO_HBAS:-}" ]; then
+	args+=(-device "pxb,id=pxb0,bus_nr=64,numa_node=$TOPO_DEV_NODE")
+	bus=",bus=pxb0"
+fi
+i=0
+for drv in ${TOPO_HBAS:-}; do
+	truncate -s 256M "$run/disks/d$i.img"
+	args+=(-drive "if=none,id=d$i,format=raw,cache=unsafe,file=$run/disks/d$i.img")
+	case $drv in
+	megaraid_sas) args+=(-device "megasas-gen2,id=hba$i$bus" -device "scsi-hd,drive=d$i,bus=hba$i.0,serial=mega$i") ;;
+	ahci) args+=(-device "ich9-ahci,id=hba$i$bus" -device "ide-hd,drive=d$i,bus=hba$i.0,serial=ahci$i") ;;
+	virtio_scsi) args+=(-device "virtio-scsi-pci,id=hba$i$bus${TOPO_VIRTIO_QUEUES:+,num_queues=$TOPO_VIRTIO_QUEUES}"
+			    -device "scsi-hd,drive=d$i,bus=hba$i.0,serial=vscsi$i") ;;
+	*) die "topology $topo: no QEMU model for HBA driver '$drv'" ;;
+	esac
+	i=$((i + 1))
+done
+
+cmdline="console=ttyS0 panic=-1 root=/dev/root rootfstype=9p"
+cmdline+=" rootflags=trans=virtio,version=9p2000.L,msize=262144,cache=loose ro"
+# What the host expects of this kernel (vanilla or patched, from its name);
+# the guest fails a kernel that does not match instead of judging it by
+# what it finds.
+# shellcheck source=../lib/expect.sh
+. "$top/lib/expect.sh"
+expect=$(expect_of "$kernel")
+case $top$topofile in *[[:space:]]*) die "the path '$top' or '$topofile' contains spaces: the kernel command line cannot carry it" ;; esac
+cmdline+=" init=$top/harness/guest-init scsi_numa.top=$top scsi_numa.kernel=$kernel scsi_numa.topo=$topo scsi_numa.expect=$expect"
+# A topology outside harness/topo/: its file, for the guest.
+[ "$topofile" = "$top/harness/topo/$topo" ] || cmdline+=" scsi_numa.topofile=$topofile"
+[ -n "$cases" ] && cmdline+=" scsi_numa.cases=$cases"
+# The guest's own budget: its cases stop (and say which) before the host's
+# timeout kills the VM.
+# A debug kernel (SLUB_DEBUG_ON: red zones, poisoning, sanity checks, user
+# tracking) keeps all of it: a topology's slub_debug=U would switch the
+# rest off.
+tcmd=${TOPO_CMDLINE:-}
+grep -qx CONFIG_SLUB_DEBUG_ON=y "$kdir/.config" 2>/dev/null && tcmd=${tcmd//slub_debug=U/slub_debug=FZPU}
+# Case timeouts scale on a KASAN kernel (several times slower under TCG).
+grep -qx CONFIG_KASAN=y "$kdir/.config" 2>/dev/null && tcmd+=" scsi_numa.tscale=${VM_TSCALE:-4}"
+cmdline+=" $tcmd scsi_numa.budget=$((timeout_s - 60))${VM_CHURN:+ scsi_numa.churn=$VM_CHURN} log_buf_len=8M ${VM_CMDLINE:-}"
+
+echo "# vm: $kernel/$topo: accel=$accel${icount:+ icount=$icount} cpus=$ncpu/$maxcpu mem=${mem}M expect=$expect, console: $run/console.log" >&2
+start=$(date +%s)
+timeout "$timeout_s" qemu-system-x86_64 "${args[@]}" -kernel "$kdir/bzImage" -append "$cmdline" \
+	</dev/null >"$run/qemu.log" 2>&1
+qrc=$?
+echo "# vm: $kernel/$topo: QEMU exited ($qrc) after $(( $(date +%s) - start ))s" >&2
+rm -rf "$run/disks"
+[ -f "$run/out/tap" ] && cat "$run/out/tap"
+if [ "$qrc" = 124 ]; then
+	echo "# vm: TIMEOUT after ${timeout_s}s; console tail:" >&2
+	tail -n 40 "$run/console.log" | sed 's/^/#   /' >&2
+	exit 124
+fi
+if [ ! -f "$run/out/status" ]; then
+	echo "# vm: the guest left no status (QEMU rc $qrc); qemu.log and console tail:" >&2
+	sed 's/^/#   /' "$run/qemu.log" >&2
+	tail -n 40 "$run/console.log" | sed 's/^/#   /' >&2
+	exit 3
+fi
+exit "$(cat "$run/out/status")"

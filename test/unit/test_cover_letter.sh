@@ -1,0 +1,171 @@
+#!/bin/bash
+# test_cover_letter.sh (make lint): cover-letter.sh on recorded inputs
+# (test_data/cover-letter, see its README): the placement, allocation,
+# check and compare figures come from that data; figures of another make
+# check run, or of no known run, are refused; a missing input is named;
+# build/compare-smoke is used only when asked for; check.sh (with a
+# stand-in for vm.sh, no guest) writes data it accepts.  Exit 1 on any
+# failure.
+set -u
+here=$(cd "$(dirname "$0")" && pwd)
+top=$(cd "$here/../.." && pwd)
+cl=$top/harness/cover-letter.sh
+data=$here/test_data/cover-letter
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+bad=0 n=0
+C=2026-11-30T10:00:00Z-aaaaaaaaaaaa	# the check's run id (check/summary.tsv)
+R=2026-11-29T08:30:00Z-bbbbbbbbbbbb	# the comparison's (compare/report.json)
+fail() { echo "FAIL: $n: $*"; bad=$((bad + 1)); }
+# fresh: a new copy of the recorded inputs in $b; the letter goes to $out.
+fresh() { n=$1; b=$tmp/$n out=$tmp/$n-letter/0000-cover-letter.patch; rm -rf "$b"; cp -r "$data" "$b"; }
+run() { COVER_BUILD=$b "$cl" "$@" > "$tmp/stdout" 2> "$tmp/stderr"; }
+# has TEXT: the letter holds TEXT (lines may be several), runs of blanks
+# counted as one.
+has() {
+	python3 -c 'import re, sys
+sq = lambda t: re.sub(" +", " ", t)
+sys.exit(sq(sys.argv[2]) not in sq(open(sys.argv[1]).read()))' "$out" "$1" || fail "the letter lacks: $1"
+}
+said() { grep -qF -- "$1" "$tmp/stderr" || { fail "stderr lacks: $1"; sed 's/^/#   /' "$tmp/stderr"; }; }
+
+fresh good
+if ! run "$out"; then fail "exit $?"; sed 's/^/#   /' "$tmp/stderr"
+else
+	# Placement rows: on/all per kind from the runs' placement.tsv, summed by hand.
+	has "  patched two-node probe 100.0% | shost=1/1 tags=2/2"
+	has "  patched two-node rescan 75.0% | sdev=3/4"
+	has "  vanilla two-node probe 33.3% | shost=0/1 tags=1/2"
+	has "  patched one-node probe 100.0% | shost=1/1"
+	has "the data of one make check run,
+2026-11-30 10:00 UTC (run id $C), on
+linux-source-7.3 7.3.4-1:"
+	# Allocating CPUs: the two-node runs, not the one-node one.
+	has "  patched-two-node
+    scsi_host_alloc_node 1 objects cpus=2 nodes=1 (kmalloc-4k)"
+	has "  vanilla-two-node
+    scsi_host_alloc 1 objects cpus=0 nodes=0 (kmalloc-4k)"
+	grep -q 'patched-one-node$' "$out" && fail "a one-node run in the allocating CPUs"
+	# The check's counts, from summary.tsv.
+	has "  vanilla-two-node 4 passed, 1 failed, 0 skipped"
+	has "  meter known-answer test: ok"
+	has "  check: 11 passed, 1 failed, 1 skipped
+  (run id $C, linux-source-7.3 7.3.4-1)"
+	# The comparison, named with its run and date; its rows from report.json.
+	has "  (make compare of 2026-11-29 08:30 UTC, run id $R)"
+	has "| patched | node 0 (remote) | 5078 ± 3159 (62.2%) | 2845–7312 | 2 |"
+	has "| not met (ratio 0.811 < 0.98;"
+	has "(not measured: make compare of 2026-11-29 08:30 UTC (run $R) ran without the meter)"
+	grep -q '^## ' "$out" && fail "a template comment left: $(grep -m 1 '^## ' "$out")"
+	grep -qE '@[A-Z_]+@' "$out" && fail "a placeholder left: $(grep -oE '@[A-Z_]+@' "$out" | head -n 1)"
+	# inputs.tsv: every input with its run.
+	[ "$(grep -c "	$C	" "${out%/*}/inputs.tsv")" = 7 ] || fail "inputs.tsv: not 7 inputs of run $C"
+	grep -q "^compare	$R	.*compare/report.json$" "${out%/*}/inputs.tsv" || fail "inputs.tsv: no compare line"
+	said "placement.tsv      $C"
+fi
+run --inputs || fail "--inputs refused the recorded inputs"
+
+fresh mixed
+echo 2026-11-30T11:00:00Z-cccccccccccc > "$b/runs/vanilla-two-node/run-id"
+if run "$out"; then fail "figures of two make check runs accepted"
+else
+	said "refused: figures from different make check runs"
+	said "runs/vanilla-two-node/out/placement.tsv is from run 2026-11-30T11:00:00Z-cccccccccccc, not from the check's $C"
+	said "runs/vanilla-two-node/out/alloc-cpus.summary is from run 2026-11-30T11:00:00Z-cccccccccccc"
+	[ ! -e "$out" ] || fail "a letter was written"
+fi
+run --inputs && fail "--inputs accepted mixed runs"
+
+fresh no-run-id
+rm "$b/runs/patched-one-node/run-id"
+run "$out" && fail "a placement.tsv without a run id accepted"
+said "runs/patched-one-node/out/placement.tsv is from run none: no "
+said "runs/patched-one-node/run-id (the run directory was rewritten after make check"
+
+fresh compare-no-run-id
+python3 -c 'import json, sys; d = json.load(open(sys.argv[1])); del d["run_id"]; json.dump(d, open(sys.argv[1], "w"))' \
+	"$b/compare/report.json"
+run "$out" && fail "a report.json without a run id accepted"
+said "compare/report.json has no run_id"
+
+fresh no-check
+rm "$b/check/summary.tsv"
+run "$out" || fail "exit $? without make check's data"
+said "missing input: make check's data: "
+said "check/summary.tsv (run make check)"
+has "  (not measured: make check: "
+has "  (not measured: no placement.tsv in the runs of make check)"
+
+fresh smoke
+mv "$b/compare" "$b/compare-smoke"
+run "$out" || fail "exit $? without make compare's data"
+said "missing input: make compare's data: "
+said "compare-smoke/report.json is a smoke run, used only with COVER_COMPARE=smoke"
+has "  (not measured: make compare: "
+grep -q 'node 0 (remote)' "$out" && fail "the smoke run's figures in the letter without COVER_COMPARE=smoke"
+COVER_COMPARE=smoke run "$out" || fail "COVER_COMPARE=smoke: exit $?"
+has "  (make compare-smoke, not make compare of 2026-11-29 08:30 UTC, run id $R)"
+COVER_COMPARE=full run "$out"; [ $? = 2 ] || fail "COVER_COMPARE=full: not exit 2"
+
+# postings.sh's use: --body TEMPLATE FILLS, the same figures, the same refusal.
+fresh body
+mkdir -p "$tmp/fills"; echo 3 > "$tmp/fills/NPATCHES"
+if run --body "$top/patches/cover-letter.in" "$tmp/fills"; then
+	grep -q '^Subject: \[PATCH 00/3\] ' "$tmp/stdout" || fail "--body: no subject with the posting's NPATCHES"
+	tr -s ' ' < "$tmp/stdout" | grep -qF " vanilla two-node probe 33.3% | shost=0/1 tags=1/2" || fail "--body: no placement row"
+	[ ! -s "$tmp/stderr" ] || fail "--body: said something: $(head -n 1 "$tmp/stderr")"
+else fail "--body: exit $?"; fi
+echo 2026-11-30T11:00:00Z-cccccccccccc > "$b/runs/patched-two-node/run-id"
+run --body "$top/patches/cover-letter.in" "$tmp/fills" && fail "--body accepted mixed runs"
+said "runs/patched-two-node/out/placement.tsv is from run 2026-11-30T11:00:00Z-cccccccccccc"
+
+# The kernel tree's refs (tag vanilla, branch patched): the shortlog and the
+# diffstat come from vanilla..patched of build/linux.
+fresh refs
+git init -q -b patched "$b/linux" && (cd "$b/linux" &&
+	git -c user.name=t -c user.email=t@localhost commit -q --allow-empty -m "vanilla: 7.3.4" &&
+	git tag vanilla && echo x > f && git add f &&
+	git -c user.name=t -c user.email=t@localhost commit -q -m "scsi: core: a change between the refs")
+if ! run "$out"; then fail "exit $?"; sed 's/^/#   /' "$tmp/stderr"
+else
+	has "a change between the refs"
+	has " f | 1 +"
+fi
+
+# check.sh's own data: check.sh in a copy of the harness whose vm.sh is a
+# stand-in (no guest) writing a TAP and a placement.tsv; cover-letter.sh
+# must take what it wrote as one run, and refuse it once a run is redone.
+n=check.sh
+sb=$tmp/sandbox
+mkdir -p "$sb/harness" "$sb/lib" "$sb/build/kernels/patched"
+cp "$top/harness/check.sh" "$top/harness/run-id.sh" "$top/harness/placement-summary.sh" "$top/harness/cover-letter.sh" "$sb/harness/"
+cp "$top/lib/kmsg.sh" "$top/lib/expect.sh" "$top/lib/config.sh" "$sb/lib/"
+mkdir -p "$sb/patches" && cp "$top/patches/cover-letter.in" "$top/patches/series" "$sb/patches/"
+cat > "$sb/harness/vm.sh" <<'VM'
+#!/bin/bash
+# Stand-in for vm.sh: one passing case and one placement line, no guest.
+top=$(cd "$(dirname "$0")/.." && pwd)
+o=$top/build/runs/$VM_RUN/out
+rm -rf "${o%/out}"; mkdir -p "$o"
+printf 'ok 1 boot\n' > "$o/tap"; : > "$o/dmesg.txt"
+printf '%s\t%s\tprobe\tahci\tshost\t1\t1\n' "$1" "$2" > "$o/placement.tsv"
+VM
+chmod +x "$sb/harness/vm.sh"
+if ! "$sb/harness/check.sh" --no-kat 'patched:two-node' 'vanilla:cpuless:01*' > "$tmp/check.out" 2>&1; then
+	fail "check.sh with the stand-in vm.sh: $(tail -n 3 "$tmp/check.out")"
+else
+	id=$(cat "$sb/build/runs/vanilla-cpuless/run-id" 2>/dev/null)
+	[ -n "$id" ] && [ "$id" = "$(cat "$sb/build/runs/patched-two-node/run-id")" ] || fail "run-id: '$id' and another"
+	grep -qx "run_id	$id" "$sb/build/check/summary.tsv" || fail "summary.tsv: no run_id $id"
+	grep -qx "run	vanilla-cpuless	vanilla	cpuless	vanilla	01\*	1	0	0" "$sb/build/check/summary.tsv" ||
+		fail "summary.tsv: no line for vanilla-cpuless: $(grep vanilla-cpuless "$sb/build/check/summary.tsv")"
+	grep -qx "total	2	0	0" "$sb/build/check/summary.tsv" || fail "summary.tsv: total not 2 passed"
+	"$sb/harness/cover-letter.sh" --inputs 2> "$tmp/stderr" || fail "cover-letter.sh refused check.sh's data"
+	said "placement.tsv      $id"
+	VM_RUN=vanilla-cpuless "$sb/harness/vm.sh" vanilla cpuless	# as make vm does
+	"$sb/harness/cover-letter.sh" --inputs 2> "$tmp/stderr" && fail "a redone run accepted"
+	said "build/runs/vanilla-cpuless/out/placement.tsv is from run none"
+fi
+
+echo "test_cover_letter: 10 cases: $([ $bad = 0 ] && echo passed || echo "$bad FAILED")"
+[ $bad = 0 ]
