@@ -43,9 +43,10 @@ import stats
 from stats import mean, stddev
 
 ALPHA = 0.05                       # two-sided significance level
-MARGIN_TEXT = ("no regression?: \"met\" iff ratio >= %.2f and its 95%% CI within +-%.0f %% "
-               "of the ratio (stats.py), else \"not met\" and why."
-               % (stats.MIN_RATIO, 100 * stats.CI_REL))
+MARGIN_TEXT = ("no regression?: \"met\" iff the 95%% CI's lower bound of the ratio is\n"
+               ">= %.2f: the patched kernel's IOPS is at least %.0f%% of vanilla's with\n"
+               "95%% confidence (stats.py DELTA); else \"not met\" and why."
+               % (1 - stats.DELTA, 100 * (1 - stats.DELTA)))
 JOB_ORDER = ["randread-4k", "randwrite-4k", "randrw-70-30-4k", "seqread-128k"]
 
 
@@ -233,22 +234,40 @@ def build_rows(groups, baseline):
                     if math.isinf(w[0]):      # zero spread, different means
                         row["t"] = None       # (keep the JSON standard)
                     row["significant"] = w[2] < ALPHA
-                row["verdict"] = stats.verdict(row["ratio"], row["ratio_ci95"])
-                row["reps_for_ci"] = stats.reps_for_ci(base_iops, iops)
+                judge(row, base_iops)
             rows.append(row)
     return rows
 
 
+def judge(row, base_iops):
+    """The row's no-regression verdict and the repetitions that would meet
+    the margin (stats.py), from its ratio, CI and IOPS."""
+    row["verdict"] = stats.verdict(row["ratio"], row["ratio_ci95"])
+    row["reps_for_margin"] = stats.reps_for_margin(base_iops, row["iops"])
+
+
+def rejudge(rows, baseline):
+    """judge() every judged row again: a --json file keeps the verdict of
+    the rule it was written under, the text gives today's."""
+    base = {(r["target"], r["job"], r["qd"], r["cpu_node"], r["mem_node"]): r["iops"]
+            for r in rows if r["label"] == baseline}
+    for r in rows:
+        key = (r["target"], r["job"], r["qd"], r["cpu_node"], r["mem_node"])
+        if r.get("verdict") and key in base:
+            judge(r, base[key])
+
+
 def verdict_summary(rows):
     """Lines saying in how many rows the no-regression margin was met and,
-    for a row whose CI was too wide, how many repetitions per kernel would
-    narrow it enough if the spread stayed as seen (stats.reps_for_ci)."""
+    for a row that missed it, how many repetitions per kernel would meet it
+    if the ratio and spread stayed as seen (stats.reps_for_margin)."""
     judged = [r for r in rows if r.get("verdict")]
     if not judged:
         return []
     met = [r for r in judged if r["verdict"] == "met"]
-    out = ["No regression (ratio >= %.2f, 95%% CI within +-%.0f %%): met in %d of %d rows."
-           % (stats.MIN_RATIO, 100 * stats.CI_REL, len(met), len(judged))]
+    floor = 1 - stats.DELTA
+    out = ["No regression (95%% CI lower bound of patched/vanilla >= %.2f): met in %d of %d rows."
+           % (floor, len(met), len(judged))]
     for r in judged:
         if r in met:
             continue
@@ -257,10 +276,13 @@ def verdict_summary(rows):
         hint = ""
         if "no CI" in r["verdict"]:
             hint = "; a CI needs 2 repetitions or more per kernel"
-        elif "CI" in r["verdict"]:
-            need = r.get("reps_for_ci")
-            hint = "; the CI would fit with %s repetitions per kernel at this spread (now %d)" % (
-                "more than 10000" if need is None else "about %d" % need, r["n"])
+        elif r["ratio"] is not None and r["ratio"] < floor:
+            hint = "; the ratio itself is below %.2f: more repetitions cannot meet it" % floor
+        elif "lower bound" in r["verdict"]:
+            need = r.get("reps_for_margin")
+            hint = "; it would be met with %s repetitions per kernel at this ratio and " \
+                "spread (now %d)" % ("more than 10000" if need is None else "about %d" % need,
+                                     r["n"])
         out.append("  not met: %s: %s%s" % (what, r["verdict"][len("not met ("):-1], hint))
     return out
 
@@ -532,8 +554,8 @@ def write_out(outdir, dirs, groups, rows, baseline, label):
         f.write(tsv_rows(rows + peak_rows, baseline, label))
     with open(os.path.join(outdir, "report.json"), "w") as f:
         json.dump({"baseline": baseline, "label": label, "dirs": dirs,
-                   "margin": {"min_ratio": stats.MIN_RATIO, "ci_rel": stats.CI_REL,
-                              "text": MARGIN_TEXT},
+                   "margin": {"delta": stats.DELTA, "min_lower_bound": 1 - stats.DELTA,
+                              "text": stats.MARGIN_WORDS},
                    "columns": TSV_HEAD,
                    "pairs": [dict(zip(TSV_HEAD, ln.split("\t")))
                              for ln in tsv_rows(rows + peak_rows, baseline, label).splitlines()[1:]],
@@ -639,6 +661,7 @@ def from_json(path, part):
         with open(path) as f:
             doc = json.load(f)
         rows, baseline = doc["rows"], doc["baseline"]
+        rejudge(rows, baseline)
         if part == "iops":
             return iops_text(rows, baseline, doc.get("vm_clock"))
         return meter_summary_text(rows, baseline) if doc.get("have_meter", True) else ""
