@@ -1,5 +1,5 @@
 """Statistics of fio-jobs' reports (report.py, meter_report.py); standard
-library only.  Tests: test_stats.py (run by report.py --selftest, make lint).
+library only.  Tests: test_stats.py (make lint).
 
     mean(xs), stddev(xs)        sample mean, sample standard deviation (n-1)
     betainc(a, b, x)            regularized incomplete beta function I_x(a, b)

@@ -12,7 +12,7 @@ import unittest
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
-import report  # noqa: E402
+import results  # noqa: E402
 
 DATA = os.path.join(HERE, "test_data")
 HEAD12 = "label job qd cpu_node mem_node rep file target window dev_ios cpus irq_cpus".split()
@@ -238,7 +238,7 @@ class Parsers(unittest.TestCase):
         with tempfile.NamedTemporaryFile("w", suffix=".json", delete=False) as f:
             f.write("fio: note: a warning\n" + text)
         try:
-            run = report.load_fio(f.name)
+            run = results.load_fio(f.name)
         finally:
             os.remove(f.name)
         job = doc["jobs"][0]
@@ -247,11 +247,11 @@ class Parsers(unittest.TestCase):
         self.assertIsNone(run["p99_write"])
 
     def test_iouring_output(self):
-        self.assertEqual(report.parse_iouring(os.path.join(DATA, "iouring-r1.txt")), 195390.0)
+        self.assertEqual(results.parse_iouring(os.path.join(DATA, "iouring-r1.txt")), 195390.0)
         with tempfile.NamedTemporaryFile("w", delete=False) as f:
             f.write("IOPS=1.85M, BW=904MiB/s\nIOPS=1.90M, BW=904MiB/s\n^CExiting on signal\n")
         try:
-            self.assertEqual(report.parse_iouring(f.name), 1.9e6)
+            self.assertEqual(results.parse_iouring(f.name), 1.9e6)
         finally:
             os.remove(f.name)
 
