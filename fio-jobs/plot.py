@@ -12,8 +12,9 @@ def bars(png, panels, cats, labels, required=False):
     cell = {(category, label): (mean, stddev)}; one bar group per category
     of @cats (x axis, in order), one series per label of @labels.  A panel
     with log_ok whose positive means span more than 50x gets a log y axis
-    (0 not shown).  Without gnuplot, or when it fails: exit 1 if
-    @required, else a message on stderr and False.  True when written."""
+    (0 not shown).  Without gnuplot: one line on stderr saying the chart
+    is skipped, and False.  When gnuplot fails: exit 1 if @required, else
+    a message on stderr and False.  True when written."""
     def give_up(why):
         if required:
             sys.exit("report.py: %s: cannot write %s" % (why, png))
@@ -22,7 +23,9 @@ def bars(png, panels, cats, labels, required=False):
 
     gnuplot = shutil.which("gnuplot")
     if not gnuplot:
-        return give_up("gnuplot not found (apt-get install gnuplot-nox)")
+        print("report.py: gnuplot not found: chart %s skipped (apt-get install gnuplot-nox)"
+              % png, file=sys.stderr)
+        return False
     with tempfile.TemporaryDirectory() as tmp:
         text = []
         for i, (title, ylabel, cell, log_ok) in enumerate(panels):

@@ -12,7 +12,7 @@ import unittest
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
-import report  # noqa: E402
+import results  # noqa: E402
 
 DATA = os.path.join(HERE, "test_data")
 HEAD12 = "label job qd cpu_node mem_node rep file target window dev_ios cpus irq_cpus".split()
@@ -55,7 +55,7 @@ class TwoKernels(unittest.TestCase):
         self.v = write_label(self.tmp, "vanilla", {
             "0": [1000, 1001, 999], "1": [100, 104, 96], "unpinned": [1000, 1001, 999]})
         self.p = write_label(self.tmp, "patched", {
-            "0": [995, 996, 994], "1": [99, 103, 95], "unpinned": [950, 951, 949]})
+            "0": [995, 996, 994], "1": [99, 103, 95], "unpinned": [900, 901, 899]})
         self.out = os.path.join(self.tmp, "rep")
 
     def tearDown(self):
@@ -83,20 +83,21 @@ class TwoKernels(unittest.TestCase):
         self.assertEqual((local["vanilla_iops"], local["vanilla_min"], local["vanilla_max"]),
                          ("100.0", "96.0", "104.0"))
         self.assertEqual(local["ratio"], "0.9900")
-        self.assertLess(float(local["ci_lo"]), 0.99 * 0.95)
-        self.assertTrue(local["verdict"].startswith("not met (CI -"), local["verdict"])
-        self.assertNotIn("ratio", local["verdict"])
-        # 1000 +-1 vs 995 +-1: ratio 0.995, CI well within +-5 %
+        self.assertLess(float(local["ci_lo"]), 0.94)
+        self.assertEqual(local["verdict"], "not met (CI lower bound %.3f < 0.94)"
+                         % float(local["ci_lo"]))
+        # 1000 +-1 vs 995 +-1: ratio 0.995, lower bound far above 0.94
         self.assertEqual(remote["ratio"], "0.9950")
         self.assertEqual(remote["verdict"], "met")
-        # 950 vs 1000: ratio 0.95 < 0.98, CI narrow
-        self.assertEqual(unpinned["verdict"], "not met (ratio 0.950 < 0.98)")
+        # 900 vs 1000: ratio 0.90, CI narrow around it
+        self.assertEqual(unpinned["verdict"], "not met (CI lower bound 0.898 < 0.94)")
         self.assertEqual(local["vanilla_p99_read_us"], "102.0")    # (101 + 102 + 103) / 3
         self.assertEqual(local["vanilla_p99_write_us"], "-")
         with open(os.path.join(self.out, "report.json")) as f:
             doc = json.load(f)
         self.assertEqual((doc["baseline"], doc["label"]), ("vanilla", "patched"))
-        self.assertEqual(doc["margin"]["min_ratio"], 0.98)
+        self.assertEqual(doc["margin"]["delta"], 0.06)
+        self.assertIn("at least 94% of vanilla's", doc["margin"]["text"])
         self.assertEqual([p["verdict"] for p in doc["pairs"]], [r["verdict"] for r in rows])
         with open(os.path.join(self.out, "report.txt")) as f:
             text = f.read()
@@ -104,9 +105,12 @@ class TwoKernels(unittest.TestCase):
         self.assertIn("node 1 (local)", text)
         self.assertIn("node 0 (remote)", text)
         self.assertIn("Peak IOPS (t/io_uring): not run", text)
-        self.assertIn("No regression (ratio >= 0.98, 95% CI within +-5 %): met in 1 of 3 rows.", text)
-        self.assertIn("  not met: sd randread-4k qd32 node 1 (local) patched: CI -", text)
-        self.assertIn("the CI would fit with about", text)
+        self.assertIn("No regression (95% CI lower bound of patched/vanilla >= 0.94): "
+                      "met in 1 of 3 rows.", text)
+        self.assertIn("  not met: sd randread-4k qd32 node 1 (local) patched: CI lower bound", text)
+        self.assertIn("it would be met with about", text)
+        self.assertIn("unpinned patched: CI lower bound 0.898 < 0.94; the ratio itself is "
+                      "below 0.94: more repetitions cannot meet it", text)
 
     def test_unknown_device_node(self):
         shutil.rmtree(self.tmp)
@@ -234,7 +238,7 @@ class Parsers(unittest.TestCase):
         with tempfile.NamedTemporaryFile("w", suffix=".json", delete=False) as f:
             f.write("fio: note: a warning\n" + text)
         try:
-            run = report.load_fio(f.name)
+            run = results.load_fio(f.name)
         finally:
             os.remove(f.name)
         job = doc["jobs"][0]
@@ -243,11 +247,11 @@ class Parsers(unittest.TestCase):
         self.assertIsNone(run["p99_write"])
 
     def test_iouring_output(self):
-        self.assertEqual(report.parse_iouring(os.path.join(DATA, "iouring-r1.txt")), 195390.0)
+        self.assertEqual(results.parse_iouring(os.path.join(DATA, "iouring-r1.txt")), 195390.0)
         with tempfile.NamedTemporaryFile("w", delete=False) as f:
             f.write("IOPS=1.85M, BW=904MiB/s\nIOPS=1.90M, BW=904MiB/s\n^CExiting on signal\n")
         try:
-            self.assertEqual(report.parse_iouring(f.name), 1.9e6)
+            self.assertEqual(results.parse_iouring(f.name), 1.9e6)
         finally:
             os.remove(f.name)
 

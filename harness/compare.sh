@@ -56,8 +56,8 @@ mark=$top/build/qemu-plugin/scsi_numa_meter_mark
 if [ -n "$meter" ]; then
 	make -s -C "$top/qemu-plugin" >/dev/null || { echo "compare: cannot build the meter (qemu-plugin/)" >&2; exit 1; }
 	[ -x "$mark" ] || { echo "compare: no $mark" >&2; exit 1; }
-	# The meter chart is part of the result: no gnuplot, no comparison.
-	command -v gnuplot >/dev/null || { echo "compare: gnuplot missing (apt-get install gnuplot-nox)" >&2; exit 1; }
+	# The charts are optional: report.py skips them, with one line, without gnuplot.
+	command -v gnuplot >/dev/null || echo "compare: gnuplot missing: no charts (apt-get install gnuplot-nox)" >&2
 	# The meter proves itself before it is trusted: its unit tests and the
 	# known-answer test (qemu-plugin/kat, about 1 min) on this QEMU, else
 	# no comparison.

@@ -34,15 +34,14 @@ else
 	echo "lint: shellcheck missing (make deps installs it)"; rc=1
 fi
 py=(lib/placement.py lib/cpulist.py test/unit/test_placement.py test/unit/test_cpulist.py
-    fio-jobs/report.py fio-jobs/meter_report.py
-    fio-jobs/stats.py fio-jobs/plot.py fio-jobs/test_*.py)
+    fio-jobs/*.py)
 if command -v pyflakes3 >/dev/null; then
 	step "pyflakes (${#py[@]} files)" pyflakes3 "${py[@]}"
 else
 	echo "lint: pyflakes3 missing (make deps installs it)"; rc=1
 fi
 step "placement.py unit tests" python3 test/unit/test_placement.py
-step "fio-jobs unit tests (report.py --selftest: stats.py, reports)" python3 fio-jobs/report.py --selftest
+step "fio-jobs unit tests (stats.py, reports, meter)" python3 -m unittest discover -q -s fio-jobs -p 'test_*.py'
 step "kernel-log judge test" test/unit/test_kmsg.sh
 step "cover letter test (recorded inputs)" test/unit/test_cover_letter.sh
 step "cpulist parser test" test/unit/test_cpulist.sh

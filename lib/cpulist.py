@@ -6,7 +6,7 @@ separated by commas; whitespace around items and a newline at the end are
 ignored, and so are empty items ("0-1,2-3," as case 01 joins lists).
 Anything else raises ValueError.
 
-Imported by lib/placement.py (beside it) and fio-jobs/meter_report.py
+Imported by lib/placement.py (beside it) and fio-jobs/meter_metrics.py
 (through the symlink fio-jobs/cpulist.py).  Standard library only.
 """
 import re

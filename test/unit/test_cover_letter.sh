@@ -54,7 +54,7 @@ linux-source-7.3 7.3.4-1:"
 	# The comparison, named with its run and date; its rows from report.json.
 	has "  (make compare of 2026-11-29 08:30 UTC, run id $R)"
 	has "| patched | node 0 (remote) | 5078 ± 3159 (62.2%) | 2845–7312 | 2 |"
-	has "| not met (ratio 0.811 < 0.98;"
+	has "| not met (CI lower bound 0.025 < 0.94)"
 	has "(not measured: make compare of 2026-11-29 08:30 UTC (run $R) ran without the meter)"
 	grep -q '^## ' "$out" && fail "a template comment left: $(grep -m 1 '^## ' "$out")"
 	grep -qE '@[A-Z_]+@' "$out" && fail "a placeholder left: $(grep -oE '@[A-Z_]+@' "$out" | head -n 1)"
