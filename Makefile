@@ -1,34 +1,17 @@
 # scsi_numa: kernel series, placement inspector and test harness.
-# See README.  Everything generated goes under build/.  Settings (JOBS,
-# VM_TIMEOUT, COMPARE_REPS, FIO_*, ...): config.example; their defaults
-# live in lib/config.sh only, which every script below reads.
-#
-#   make check              deps, lint, both kernels, the runs of CHECK_RUNS, summary
-#   make check-full         both kernels and the debug kernel in every topology, long churn
-#   make lint-series        every commit of the series: W=1, sparse, checkpatch, kernel-doc
-#   make lint               host-side checks only (seconds, no guest)
-#   make kernels            build build/kernels/{vanilla,patched}
-#   make kernels-debug      build build/kernels/debug (the series, KASAN/kmemleak/lockdep...)
-#   make vm K=patched TOPO=cpuless [CASES='1*']   one guest run, TAP on stdout
-#   make compare            the measurement: vanilla vs patched, CPUs local vs remote, fio
-#                           IOPS and the meter's remote accesses per I/O
-#   make compare-smoke      the same, short (scsi_debug only, 2 repetitions of 2 s
-#                           runs; ~10 min): build/compare-smoke, not for the letter
-#   make tree / make export the kernel git tree <-> patches/; make export
-#                           POSTER="Name <addr>" [BASE_COMMIT=<id>] also writes
-#                           the postable series under build/postings/
-#   make check-upstream [ORIG=linux-7.3.4.tar.xz]   the postings on upstream
-#                           7.3.4 without Debian's patches: git am + build
-#   make inspector KDIR=... the inspector alone, against any kernel build dir
-#   make blktests BLKTESTS=/path/to/blktests [K=patched] [TOPO=two-node]
-#                           blktests/'s tests copied into that checkout and
-#                           run by its ./check in a guest (not in make check)
-#   make host-check [DISK=/dev/sdX [CONFIRM_WRITE=/dev/sdX]]   as root on a
-#                           real machine: the scsi_debug cases and placement
-#                           on its running kernel (README, "On a real server")
+# "make" or "make help" lists the targets, their arguments and the
+# settings (harness/help.sh); harness/README explains each target.
+# Everything generated goes under build/.  Settings (JOBS, VM_TIMEOUT,
+# COMPARE_REPS, FIO_*, ...): config.example; their defaults live in
+# lib/config.sh only, which every script below reads.
 # The capital names after a target are its arguments (what to run, not how):
-# K, TOPO, CASES, DISK, CONFIRM_WRITE, INSPECTOR, BLKTESTS, BTESTS, POSTER,
-# BASE_COMMIT, COVER_COMPARE, ORIG, KDIR.
+# K, TOPO, CASES, CHECK_RUNS, DISK, CONFIRM_WRITE, INSPECTOR, BLKTESTS,
+# BTESTS, POSTER, BASE_COMMIT, COVER_COMPARE, ORIG, KDIR, DEPS.
+#
+# Packages: each target first asks harness/deps.sh for the groups it needs
+# (need-GROUP+GROUP...): as root it installs what is missing, as anyone
+# else it names it and stops.  sudo make deps installs every group once;
+# nothing else here needs root but make host-check (a real machine).
 
 H := harness
 K ?= patched
@@ -44,10 +27,10 @@ CASES ?=
 # debug kernel (make check-full); elsewhere each run does what its
 # topology is for.  Vanilla in four-node runs no 21: case 10's
 # virtio-scsi host already has the 2-queue map whose first-CPU placement
-# it checks, and 21 costs about 1.8 min there.  CASES "host-check": make
+# it checks, and 21 is slow there.  CASES "host-check": make
 # host-check run in the guest as on a real server, without the harness
-# (guest-init), judged by harness/host-check-judge.sh; 3.2 min, 4.2-4.9
-# with the inspector built in the guest (when build/kbuild-wt/.obj is patched's).
+# (guest-init), judged by harness/host-check-judge.sh; the inspector is
+# built in the guest when build/kbuild-wt/.obj is patched's.
 CHECK_RUNS ?= \
 	patched:two-node:01*,2*,40*:faults \
 	patched:two-node:01*,02*,03*,1*,3*:placement \
@@ -66,59 +49,69 @@ TOPOS := two-node cpuless hotplug memless one-node four-node
 # topology, the long churn.
 FULL_RUNS ?= $(foreach t,$(TOPOS),vanilla:$(t) patched:$(t) debug:$(t))
 
-.PHONY: all check check-full lint lint-series check-upstream deps tree export kernels kernels-debug vm compare compare-smoke inspector host-check clean distclean
+.PHONY: all help check check-full lint lint-series check-upstream deps tree export kernels kernels-debug vm compare compare-smoke inspector host-check clean distclean
 .NOTPARALLEL:
 
-all: kernels
+all: help
 
+help:
+	@$(H)/help.sh
+
+# DEPS='lint series': only those groups (harness/deps.sh --list).
 deps:
-	@$(H)/deps.sh
+	@$(H)/deps.sh $(DEPS)
 
-lint:
+# need-A+B: the package groups A and B (installed as root, else named).
+need-%:
+	@$(H)/deps.sh $(subst +, ,$*)
+
+lint: need-base+lint
 	@$(H)/lint.sh
 
-tree: deps
+tree: need-base+tree
 	@$(H)/ktree.sh
 
 # POSTER="Name <addr>" (and BASE_COMMIT=), from the command line or the
 # environment: also the postable series (build/postings/); without it the
 # tracked export is done and the target fails (exit 3).
-export:
+export: need-base
 	@$(H)/export.sh
 
-# Not part of make check: about 15 min on 2 cores (README).
-check-upstream:
+# Not part of make check (harness/README).
+check-upstream: need-base+kernel
 	@$(H)/check-upstream.sh $(if $(ORIG),--orig $(ORIG))
 
-kernels: tree
+kernels: need-base+tree+kernel tree
 	@$(H)/kbuild.sh vanilla vanilla
 	@$(H)/kbuild.sh patched patched
 
-kernels-debug: tree
+kernels-debug: need-base+tree+kernel tree
 	@$(H)/kbuild.sh debug patched debug
 
-vm:
+vm: need-base+guest
 	@$(H)/vm.sh $(K) $(TOPO) '$(CASES)'
 
-check: deps lint kernels
+CHECK_NEEDS := need-base+lint+tree+kernel+guest+meter
+check: $(CHECK_NEEDS) lint kernels
 	@$(H)/check.sh $(foreach r,$(CHECK_RUNS),'$(r)')
 
-check-full: deps lint kernels kernels-debug
+check-full: $(CHECK_NEEDS) lint kernels kernels-debug
 	@$(H)/check.sh --churn long $(foreach r,$(FULL_RUNS),'$(r)')
 
-lint-series: tree
+lint-series: need-base+tree+kernel+series tree
 	@$(H)/lint-series.sh
 
-compare: deps kernels
+COMPARE_NEEDS := need-base+tree+kernel+guest+meter+compare
+compare: $(COMPARE_NEEDS) kernels
 	@$(H)/compare.sh
 
-compare-smoke: deps kernels
+compare-smoke: $(COMPARE_NEEDS) kernels
 	@$(H)/compare.sh --smoke
 
 # blktests is not in Debian's archive: CI cannot run these (blktests/README).
 # BTESTS='scsi/013 ...' picks tests (default: all of blktests/tests/).
 .PHONY: blktests
-blktests:
+blktests: need-base+guest
 	@blktests/run.sh '$(BLKTESTS)' '$(K)' '$(TOPO)' $(BTESTS)
 
 inspector:

@@ -189,7 +189,7 @@ base() {
 	local r=$build/check-upstream/result series kind
 	series=$(git -C "$tree" rev-parse -q --verify patched 2>/dev/null || true)
 	if [ ! -f "$r" ] || [ "$(sed -n 's/^series: //p' "$r")" != "$series" ]; then
-		echo "[[LEAD: base not verified for this series: run make check-upstream (it needs"
+		echo "[[POSTER: base not verified for this series: run make check-upstream (it needs"
 		echo "Debian's linux_7.3.4.orig.tar.xz, or make check-upstream ORIG= upstream's linux-7.3.4.tar.xz)]]"
 		return
 	fi
@@ -201,13 +201,13 @@ base() {
 		echo "drivers/ata, drivers/pci or include/).  Checked there on"
 		echo "$(sed -n 's/^date: //p' "$r") (make check-upstream, \"$(sed -n 's/^make: //p' "$r")\"):"
 	else
-		echo "[[LEAD: checked on a tarball that is not Debian's orig tarball:"
+		echo "[[POSTER: checked on a tarball that is not Debian's orig tarball:"
 		echo "$(sed -n 's/^base: //p' "$r")]]"
 		echo "Checked there on $(sed -n 's/^date: //p' "$r") (make check-upstream):"
 	fi
 	sed -n 's/^posting \(.*\)/  - \1/p; s/^all: /  - all postings in order: /p' "$r" |
 		sed 's/\(.\{72\}\) /\1\n      /'
-	grep -q '^failures: 0$' "$r" || echo "[[LEAD: make check-upstream reported failures: build/check-upstream/result]]"
+	grep -q '^failures: 0$' "$r" || echo "[[POSTER: make check-upstream reported failures: build/check-upstream/result]]"
 }
 shortlog() {
 	[ -d "$tree/.git" ] || return 0

@@ -1,20 +1,65 @@
 #!/bin/bash
-# Install the Debian packages the build, the lint and the tests need (as
-# root), or name the missing ones and stop.  The kernel source itself
-# (linux-source-7.3, from a suite the system's apt sources may not list) is
-# fetched by ksource.sh into build/, not installed.
+# deps.sh [--list] [GROUP...]: the Debian packages of the named groups
+# (default: every group).  As root it installs the missing ones; as anyone
+# else it names them with the command that installs them and exits 1.
+# Nothing missing: exit 0, silently.  Each make target asks for the groups
+# it needs (Makefile, need-*); "make deps" asks for all of them.
+#   --list   print the groups and their packages, check nothing.
+# The kernel source itself (linux-source-7.3, from a suite the system's apt
+# sources may not list) is fetched by ksource.sh into build/, not
+# installed; so are sparse's and QEMU's sources (sparse.sh,
+# qemu-plugin/fetch-header.sh).  Installing is the only step of the
+# harness that needs root, but make host-check on a real machine.
 set -u
-need=(qemu-system-x86 fio sg3-utils numactl gcc make bc bison flex libelf-dev
-      libssl-dev cpio kmod xz-utils python3 rsync ccache util-linux sparse
-      shellcheck pyflakes3 gnuplot-nox dpkg-dev python3-ply python3-git)
+# The guests' root file system is the host's / (vm.sh), so what a case
+# runs in a guest (fio, sg_inq, modprobe, taskset, python3) is installed
+# on the host.
+#   base     every target: git, make, gcc, python3, flock (util-linux), xz
+#   tree     make tree: rsync copies a KSRC= tree
+#   kernel   the kernel builds (make kernels, make check-upstream)
+#   guest    QEMU, and what the cases run in a guest (fio, sg_inq, modprobe)
+#   meter    dpkg-source, for the meter plugin's header when a Debian patch
+#            touches it (qemu-plugin/fetch-header.sh: the KAT, make compare)
+#   lint     make lint
+#   series   make lint-series: checkpatch's SPDX check (python3-ply,
+#            python3-git), sparse's source (dpkg-source; bookworm's sparse
+#            is only the last fallback: harness/sparse.sh)
+#   compare  make compare: fio-jobs/run.sh's numactl, the charts
+declare -A group=(
+	[base]="git make gcc python3 util-linux xz-utils"
+	[tree]="rsync"
+	[kernel]="bc bison flex libelf-dev libssl-dev cpio kmod ccache"
+	[guest]="qemu-system-x86 fio sg3-utils kmod"
+	[meter]="dpkg-dev"
+	[lint]="shellcheck pyflakes3"
+	[series]="python3-ply python3-git dpkg-dev sparse"
+	[compare]="numactl gnuplot-nox"
+)
+order=(base tree kernel guest meter lint series compare)
+if [ "${1:-}" = --list ]; then
+	for g in "${order[@]}"; do printf '  %-8s %s\n' "$g" "${group[$g]}"; done
+	exit 0
+fi
+[ $# -gt 0 ] || set -- "${order[@]}"
+need=()
+for g in "$@"; do
+	[ -n "${group[$g]+x}" ] || { echo "deps: no group '$g' (groups: ${order[*]})" >&2; exit 2; }
+	for p in ${group[$g]}; do
+		[[ " ${need[*]} " == *" $p "* ]] || need+=("$p")
+	done
+done
+if ! command -v dpkg-query >/dev/null; then
+	echo "deps: not a Debian system: cannot check for ${need[*]}; continuing" >&2
+	exit 0
+fi
 missing=()
 for p in "${need[@]}"; do
 	dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
 done
 [ ${#missing[@]} = 0 ] && exit 0
 if [ "$(id -u)" != 0 ]; then
-	echo "deps: missing Debian packages: ${missing[*]}" >&2
-	echo "deps: as root: apt-get install ${missing[*]}" >&2
+	echo "deps: missing Debian packages ($*): ${missing[*]}" >&2
+	echo "deps: install them once:  sudo make deps   (or: sudo apt-get install ${missing[*]})" >&2
 	exit 1
 fi
 echo "deps: installing ${missing[*]}"

@@ -22,7 +22,7 @@
 # with --disk (case 50: read-only commands and its host's placement) and
 # writes to it (fio verify) only with --confirm-write naming it again, and
 # never when it is mounted, swap or held by another device.  The one
-# setting it changes, remote_node_defrag_ratio of every slab cache (README,
+# setting it changes, remote_node_defrag_ratio of every slab cache (harness/README,
 # "Two things the guest does on purpose"), it prints and restores.  It
 # never changes IRQ affinity or sysctls.  Results: build/host-check/<time>/
 # (a temporary directory when the checkout is read-only).  Exit: 0 every

@@ -42,16 +42,12 @@
 # Results of the build step are cached in build/lint-cache by tree, file
 # list, config, compiler and sparse (--no-cache: rebuild).
 #
-# Time (2 cores, nice 19, -j2: JOBS, nproc there), measured while kernel builds
-# and guests ran beside it (load 4-10): the first run creates the worktree
-# (~40 s), the config (~30 s) and prepares the object directory (~1 min);
-# 13 commits then took 5.5 min.  Every commit rebuilt (gcc from ccache,
-# sparse always runs): 17-18 commits 3.5-8.5 min depending on the load, 15
-# min with ccache cold at load 8-10.  Nothing changed (results cached): 17
-# commits 2.5 min (checkpatch, kernel-doc, git am); after editing commit k
-# only k..n are rebuilt.  19 commits, 2026-12-01: 9 min in a new build/
-# (worktree, config, sparse built) beside a kernel build (load 4-8); at
-# load 1-4, 2.6-5.4 min with --no-cache and 67 s with nothing changed.
+# Time: the first run also creates the worktree, the config and the
+# object directory; after that only commits whose tree, file list or config
+# changed are rebuilt (editing commit k rebuilds k..n), and with nothing
+# changed only checkpatch, kernel-doc, subjects and git am run.  It counts
+# in .ci/run's budget (make check and make lint-series: 70 min cold on 2
+# cores); the elapsed time is printed at the end of every run.
 #
 # sparse: kernel 7.3 needs a sparse that knows __typeof_unqual__
 # (scripts/checker-valid.sh); Debian 12's 0.6.4 does not.  The script takes

@@ -26,7 +26,7 @@
 #
 # Environment: POSTER="Name <addr>" (write); BASE_COMMIT=<40 hex> (the
 # upstream commit the orig tarball is: v7.3.4 of the stable tree) for the
-# base-commit line, else it carries a [[LEAD: ...]] placeholder.
+# base-commit line, else it carries a [[POSTER: ...]] placeholder.
 set -euo pipefail
 top=$(cd "$(dirname "$0")/.." && pwd)
 tree=$top/build/linux
@@ -226,7 +226,7 @@ base_line() {
 		[[ $BASE_COMMIT =~ ^[0-9a-f]{40}$ ]] || die "BASE_COMMIT=$BASE_COMMIT is not a 40-digit commit id"
 		echo "base-commit: $BASE_COMMIT"
 	else
-		echo "base-commit: [[LEAD: the commit id of v7.3.4 in the stable tree (make export BASE_COMMIT=...)]]"
+		echo "base-commit: [[POSTER: the commit id of v7.3.4 in the stable tree (make export BASE_COMMIT=...)]]"
 	fi
 }
 
@@ -301,7 +301,7 @@ PY
 		fi
 		echo "postings: $name: $(ls "$dir"/*.patch | wc -l) files [$pre], To: $(echo "$to" | sed 's/ <.*//' | paste -sd, -)"
 		[ ! -s "$dir/not-addressed.txt" ] || echo "postings:   get_maintainer.pl also names (not in To/Cc, see $dir/not-addressed.txt): $(sed 's/^ *//; s/ <.*//' "$dir/not-addressed.txt" | paste -sd, - | cut -c1-150)"
-		grep -l '\[\[LEAD:' "$dir"/*.patch >/dev/null && echo "postings:   [[LEAD: ...]] placeholders left in: $(grep -l '\[\[LEAD:' "$dir"/*.patch | xargs -n1 basename | paste -sd' ' -)"
+		grep -l '\[\[POSTER:' "$dir"/*.patch >/dev/null && echo "postings:   [[POSTER: ...]] placeholders left in: $(grep -l '\[\[POSTER:' "$dir"/*.patch | xargs -n1 basename | paste -sd' ' -)"
 	done
 	cat > "$out/SEND" <<EOF
 Postable series written by harness/postings.sh from build/linux

@@ -4,8 +4,10 @@
 # fio-jobs/run.sh on a real server).  Each setting comes, first found, from
 #   1. the environment or make's command line (make check JOBS=4),
 #   2. the file "config" at the top of the repository (cp config.example
-#      config; blktests' model: shell assignments, comments),
+#      config; shell assignments and comments, as blktests' config),
 #   3. the default below.
+# The environment wins over the file here: the opposite of blktests, whose
+# config file takes precedence over the environment.
 # config.example says what each one does.  Every other variable the
 # scripts read is internal: the VM_* and SCSI_NUMA_* variables scripts hand
 # each other, the topology files' TOPO_*; none of them is a setting.

@@ -1,0 +1,78 @@
+#!/bin/bash
+# help.sh (make help, plain make): the targets, their arguments, the
+# settings with their values here (lib/config.sh: environment, then the
+# file "config", then the default) and the package groups.  Reads, never
+# installs or builds.
+set -u
+top=$(cd "$(dirname "$0")/.." && pwd)
+cat <<'EOF'
+scsi_numa: make TARGET [ARG=value ...]   (README; every target: harness/README)
+
+Targets
+  help             this text (also plain "make")
+  deps             install every package group below (as root: sudo make deps)
+  check            the tests: lint, both kernels, the guest runs of CHECK_RUNS, summary
+  check-full       check plus the debug kernel in every topology and the long churn
+  compare          the measurement: vanilla vs patched, fio IOPS and remote accesses
+  compare-smoke    compare, short: scsi_debug only, into build/compare-smoke
+  lint             host-side checks only, no guest
+  lint-series      every commit of the series: W=1, sparse, checkpatch, kernel-doc
+  tree             lay out build/linux: tag vanilla + branch patched from patches/
+  export           write build/linux's vanilla..patched back into patches/
+  kernels          build build/kernels/{vanilla,patched}
+  kernels-debug    build build/kernels/debug (the series with KASAN, kmemleak, ...)
+  vm               one guest run, TAP on stdout (K=, TOPO=, CASES=)
+  check-upstream   the postings on upstream 7.3.4 without Debian's patches
+  blktests         blktests/'s tests in a guest (BLKTESTS=, needs a blktests checkout)
+  host-check       as root on a real machine: scsi_debug cases and placement
+  inspector        the placement inspector alone, against KDIR
+  clean            remove run results (build/runs, build/compare*, ...)
+  distclean        remove build/ entirely
+
+Target arguments (what to run, not how)
+  K=patched        make vm, blktests: kernel build/kernels/K (vanilla, patched, debug)
+  TOPO=two-node    make vm, blktests: a topology of harness/topo/
+  CASES=           make vm: case globs of test/cases/ (e.g. '1*'); empty: all
+  CHECK_RUNS=      make check: KERNEL:TOPOLOGY[:CASE-GLOBS[:LABEL]] ... (Makefile)
+  POSTER=          make export: 'Name <address>', also writes build/postings/
+  BASE_COMMIT=     make export: v7.3.4's commit id for the base-commit: lines
+  COVER_COMPARE=   make export: smoke takes build/compare-smoke's figures
+  ORIG=            make check-upstream: upstream's linux-7.3.4.tar.xz
+  BLKTESTS=        make blktests: a blktests checkout; BTESTS='scsi/013 ...' picks
+  DISK=            make host-check: a disk to read (sg_inq, sg_turs, sg_readcap)
+  CONFIRM_WRITE=   make host-check: the same disk again, to let fio write it
+  INSPECTOR=       make host-check: a prebuilt scsi_numa_inspect.ko
+  KDIR=            make inspector: a kernel build directory
+  DEPS=            make deps: the groups to install (default: all)
+
+Settings: NAME  what: value here  (config.example; the environment or
+make's command line wins over the file "config")
+EOF
+declare -A say=(
+	[KSRC]="your kernel tree or .tar.xz, not Debian's source"
+	[JOBS]="parallel jobs of kernel builds and make lint-series"
+	[CHECK_JOBS]="guests make check boots at a time"
+	[VM_ACCEL]="auto (KVM when a probe guest runs with it) or tcg"
+	[VM_TIMEOUT]="seconds before a guest is killed"
+	[COMPARE_REPS]="repetitions per kernel (make compare, fio-jobs/run.sh)"
+	[COMPARE_TARGETS]="what make compare measures"
+	[COMPARE_IRQ]="HBA interrupts: device (the device node's CPUs) or kernel"
+	[COMPARE_METER]="the meter's LLC model KIB:WAYS[:LINE], on, or 0 (no meter)"
+	[COMPARE_ICOUNT]="the guests' clock: QEMU -icount, or 0 (wall clock)"
+	[FIO_JOBS]="fio job files of fio-jobs/"
+	[FIO_QDS]="queue depths"
+	[FIO_RUNTIME]="seconds measured per run"
+	[FIO_NUMJOBS]="fio processes per run"
+)
+# shellcheck source=../lib/config.sh
+if (. "$top/lib/config.sh") >/dev/null 2>&1; then
+	. "$top/lib/config.sh"
+	for v in "${scsi_numa_settings[@]}"; do
+		printf '  %-16s %s: %s\n' "$v" "${say[$v]:-see config.example}" "${!v:-(empty)}"
+	done
+else
+	(. "$top/lib/config.sh") 2>&1 | sed 's/^/  /'
+fi
+echo
+echo "Package groups (harness/deps.sh; each target installs or names only its own)"
+"$top/harness/deps.sh" --list
