@@ -5,7 +5,8 @@
 # an otherwise passing case, a passing case after it, a file that is not
 # executable) and must print exactly the TAP and exit status of
 # test/meta/*.out: all.out (every case), selected.out (-p '01*,03*': exit
-# 0), setup-bail-out.out (a setup whose modprobe fails: Bail out!).
+# 0), setup-bail-out.out (a setup whose modprobe fails: Bail out!),
+# glob-typo.out (-p '01*,zz-typo*': a glob that names no case, Bail out!).
 #
 # On the host, harmlessly: no SCSI_NUMA_EXPECT (run-cases' real-machine mode:
 # kmemleak left alone), a topology without HBAs (topo: setup loads
@@ -56,6 +57,7 @@ meta() {
 meta all "$here/topo"
 meta selected "$here/topo" -p '01*,03*'
 meta setup-bail-out "$tmp/topo-hba"
+meta glob-typo "$here/topo" -p '01*,zz-typo*'
 
-echo "test_run_cases: 3 runs of test/run-cases on test/meta/cases: $([ $bad = 0 ] && echo passed || echo "$bad FAILED")"
+echo "test_run_cases: 4 runs of test/run-cases on test/meta/cases: $([ $bad = 0 ] && echo passed || echo "$bad FAILED")"
 [ $bad = 0 ]
