@@ -13,12 +13,12 @@ cl=$top/harness/cover-letter.sh
 data=$here/test_data/cover-letter
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
-bad=0 n=0
+bad=0 n=0 ncases=0
 C=2026-11-30T10:00:00Z-aaaaaaaaaaaa	# the check's run id (check/summary.tsv)
 R=2026-11-29T08:30:00Z-bbbbbbbbbbbb	# the comparison's (compare/report.json)
 fail() { echo "FAIL: $n: $*"; bad=$((bad + 1)); }
 # fresh: a new copy of the recorded inputs in $b; the letter goes to $out.
-fresh() { n=$1; b=$tmp/$n out=$tmp/$n-letter/0000-cover-letter.patch; rm -rf "$b"; cp -r "$data" "$b"; }
+fresh() { n=$1 ncases=$((ncases + 1)); b=$tmp/$n out=$tmp/$n-letter/0000-cover-letter.patch; rm -rf "$b"; cp -r "$data" "$b"; }
 run() { COVER_BUILD=$b "$cl" "$@" > "$tmp/stdout" 2> "$tmp/stderr"; }
 # has TEXT: the letter holds TEXT (lines may be several), runs of blanks
 # counted as one.
@@ -135,7 +135,7 @@ fi
 # check.sh's own data: check.sh in a copy of the harness whose vm.sh is a
 # stand-in (no guest) writing a TAP and a placement.tsv; cover-letter.sh
 # must take what it wrote as one run, and refuse it once a run is redone.
-n=check.sh
+n=check.sh ncases=$((ncases + 1))
 sb=$tmp/sandbox
 mkdir -p "$sb/harness" "$sb/lib" "$sb/build/kernels/patched"
 cp "$top/harness/check.sh" "$top/harness/run-id.sh" "$top/harness/placement-summary.sh" "$top/harness/cover-letter.sh" "$sb/harness/"
@@ -167,5 +167,6 @@ else
 	said "build/runs/vanilla-cpuless/out/placement.tsv is from run none"
 fi
 
-echo "test_cover_letter: 10 cases: $([ $bad = 0 ] && echo passed || echo "$bad FAILED")"
+[ "$ncases" -gt 0 ] || fail "no case ran"
+echo "test_cover_letter: $ncases cases: $([ $bad = 0 ] && echo passed || echo "$bad FAILED")"
 [ $bad = 0 ]
