@@ -2,7 +2,8 @@
 # test_run_cases.sh (make lint): the case runner's own test, as blktests'
 # tests/meta: test/run-cases runs the fake cases of test/meta/cases (pass,
 # fail, skip with a reason, past its "# timeout:", a kernel-log warning in
-# an otherwise passing case, a passing case after it, a file that is not
+# an otherwise passing case, a passing case after it, a case that only
+# reports ("# report only": counted as reported, not passed), a file that is not
 # executable) and must print exactly the TAP and exit status of
 # test/meta/*.out: all.out (every case), selected.out (-p '01*,03*': exit
 # 0), setup-bail-out.out (a setup whose modprobe fails: Bail out!),
