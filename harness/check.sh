@@ -15,7 +15,12 @@
 # (run-id.sh): build/runs/RUN/run-id beside each run's out/placement.tsv,
 # and build/check/summary.tsv, one record a line, fields tab-separated:
 #   run_id ID | kernel_source TEXT | run NAME KERNEL TOPOLOGY EXPECT CASES
-#   PASSED FAILED SKIPPED | kat TEXT | total PASSED FAILED SKIPPED
+#   PASSED FAILED SKIPPED REPORTED RUN-PASSED RUN-FAILED | kat TEXT |
+#   total PASSED FAILED SKIPPED REPORTED RUN-PASSED RUN-FAILED
+# PASSED..REPORTED count the cases (REPORTED: "# report only" cases,
+# run-cases), RUN-PASSED/RUN-FAILED the checks of the run itself, which
+# are not tests of the series: boot-and-setup and teardown (run-cases),
+# a Bail out!, the whole kernel log, host-check-judge.sh, the run's exit.
 set -u
 top=$(cd "$(dirname "$0")/.." && pwd)
 # shellcheck source=../lib/config.sh
@@ -34,7 +39,7 @@ run_id=$("$top/harness/run-id.sh")
 . "$top/lib/kmsg.sh"
 # shellcheck source=../lib/expect.sh
 . "$top/lib/expect.sh"
-tp=0 tf=0 ts=0
+tp=0 tf=0 ts=0 tr=0 trp=0 trf=0
 declare -A res cnt
 runs=()	# "K T EXPECT CASES"
 for spec in "$@"; do
@@ -73,47 +78,56 @@ for r in "${runs[@]}"; do
 	grep -v '^# ' "$top/build/runs/$n.tap" || true
 	rc=$(cat "$top/build/runs/$n.rc")
 	tap=$top/build/runs/$n/out/tap
-	p=0 f=0 s=0
+	# p f s r: the cases passed, failed, skipped, reported; rp rf: the
+	# run's own checks passed, failed.
+	p=0 f=0 s=0 r=0 rp=0 rf=0
 	if [ -f "$tap" ]; then
-		s=$(grep -c '^ok .* # SKIP' "$tap")
-		p=$(( $(grep -c '^ok ' "$tap") - s ))
-		f=$(grep -c '^not ok ' "$tap")
-		grep -q '^Bail out!' "$tap" && f=$((f + 1))
+		read -r p f s r rp rf < <(awk '
+			/^(ok|not ok) [0-9]+ (boot-and-setup|teardown)( |$)/ { if ($1 == "ok") rp++; else rf++; next }
+			/^Bail out!/ { rf++; next }
+			/^ok [0-9]+ .* # SKIP report only/ { r++; next }
+			/^ok [0-9]+ .* # SKIP/ { s++; next }
+			/^ok [0-9]+ / { p++; next }
+			/^not ok [0-9]+ / { f++ }
+			END { print p + 0, f + 0, s + 0, r + 0, rp + 0, rf + 0 }' "$tap")
 		# Evidence of failures goes to the output, not only to the log:
 		# a case's diagnostics come before its result line.
 		awk '/^(ok|not ok) /{ if ($1 == "not") { printf "%s", buf; print }; buf=""; next }
 		     /^# case /{buf=""} {buf = buf $0 "\n"}' "$tap"
 		grep '^Bail out!' "$tap" || true
 	fi
-	kmsg_judge_run "$top/build/runs/$n" || f=$((f + 1))
+	if kmsg_judge_run "$top/build/runs/$n"; then rp=$((rp + 1)); else rf=$((rf + 1)); fi
 	# CASES "host-check": make host-check as a user runs it (guest-init).
 	if [ "$c" = host-check ]; then
-		"$top/harness/host-check-judge.sh" "$top/build/runs/$n" "$k" "$e" || f=$((f + 1))
+		if "$top/harness/host-check-judge.sh" "$top/build/runs/$n" "$k" "$e"; then
+			rp=$((rp + 1))
+		else rf=$((rf + 1)); fi
 	fi
-	if [ "$rc" != 0 ] && [ "$f" = 0 ]; then
-		f=1
+	if [ "$rc" != 0 ] && [ "$f" = 0 ] && [ "$rf" = 0 ]; then
+		rf=1
 		echo "not ok - $n: the run itself failed (exit $rc), see build/runs/$n/"
 		grep '^# vm:' "$top/build/runs/$n.tap" | tail -n 45
 	fi
-	res[$n]="$p passed, $f failed, $s skipped" cnt[$n]="$p	$f	$s"
-	tp=$((tp + p)) tf=$((tf + f)) ts=$((ts + s))
+	res[$n]="$p cases passed, $f failed, $s skipped, $r reported; run checks: $rp passed, $rf failed"
+	cnt[$n]="$p	$f	$s	$r	$rp	$rf"
+	tp=$((tp + p)) tf=$((tf + f)) ts=$((ts + s)) tr=$((tr + r)) trp=$((trp + rp)) trf=$((trf + rf))
 done
 
 # The remote-access meter's known-answer test (qemu-plugin/kat): a program
 # pinned to node 0 touches node-1 and node-0 buffers a known number of
 # times; the meter must count exactly that (within N/1000 + 64).  Before
 # it, the unit test of the meter's object table (make -C qemu-plugin test).
-kat="skipped (--no-kat)"
+kat="skipped (--no-kat)" katf=0
 if [ -n "$kat_run" ]; then
 	echo "# ==== meter known-answer test"
 	if make -s -C "$top/qemu-plugin" > "$top/build/runs/kat.log" 2>&1 &&
 	   make -s -C "$top/qemu-plugin" test >> "$top/build/runs/kat.log" 2>&1 &&
 	   "$top/qemu-plugin/kat/run.sh" --no-baseline vanilla >> "$top/build/runs/kat.log" 2>&1; then
-		kat="ok"; tp=$((tp + 1))
+		kat="ok"
 		grep -E '^objects-test:' "$top/build/runs/kat.log"
 		grep -E '^(ok|kat:)' "$top/build/runs/kat.log" | tail -n 12
 	else
-		kat="FAILED (build/runs/kat.log)"; tf=$((tf + 1))
+		kat="FAILED (build/runs/kat.log)" katf=1
 		tail -n 30 "$top/build/runs/kat.log"
 	fi
 fi
@@ -124,14 +138,16 @@ dirs=()
 for r in "${runs[@]}"; do
 	read -r k t e c l <<< "$r"
 	n=$(rname "$k" "$t" "$l")
-	printf '%-22s %-8s %-22s %s\n' "$n" "$e" "$c" "${res[$n]}"
+	printf '%-26s %-8s %-22s %s\n' "$n" "$e" "$c" "${res[$n]}"
 	dirs+=("$top/build/runs/$n")
 done
 echo
 "$top/harness/placement-summary.sh" "${dirs[@]}"
-echo "meter known-answer test: $kat"
 echo
-echo "check: $tp passed, $tf failed, $ts skipped"
+# The last line: the cases (the tests of the series) apart from the
+# checks of the runs themselves and from the meter's test.
+echo "check: $tp cases passed, $tf failed, $ts skipped, $tr reported;" \
+     "$trp run checks passed, $trf failed (boot, teardown, kernel log); meter known-answer test: $kat"
 # For the cover letter (cover-letter.sh): what ran and how it ended.
 mkdir -p "$top/build/check"
 {
@@ -143,6 +159,6 @@ mkdir -p "$top/build/check"
 		printf 'run\t%s\t%s\t%s\t%s\t%s\t%s\n' "$n" "$k" "$t" "$e" "$c" "${cnt[$n]}"
 	done
 	printf 'kat\t%s\n' "$kat"
-	printf 'total\t%s\t%s\t%s\n' "$tp" "$tf" "$ts"
+	printf 'total\t%s\t%s\t%s\t%s\t%s\t%s\n' "$tp" "$tf" "$ts" "$tr" "$trp" "$trf"
 } > "$top/build/check/summary.tsv"
-[ "$tf" = 0 ]
+[ "$tf" = 0 ] && [ "$trf" = 0 ] && [ "$katf" = 0 ]

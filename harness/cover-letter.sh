@@ -160,9 +160,12 @@ meter() { compare_part meter; }
 check_summary() {
 	[ -f "$summary" ] || { none "make check: $(rel "$summary")"; return; }
 	awk -F'\t' -v id="$check_id" -v src="$(awk -F'\t' '$1 == "kernel_source" { print $2 }' "$summary")" '
-		$1 == "run" { printf "  %-26s %d passed, %d failed, %d skipped\n", $2, $7, $8, $9 }
+		function counts(i) {	# the cases, then the checks of the runs themselves
+			return sprintf("%d cases passed, %d failed, %d skipped, %d reported; %d run checks passed, %d failed",
+				$i, $(i + 1), $(i + 2), $(i + 3), $(i + 4), $(i + 5)) }
+		$1 == "run" { printf "  %-26s %s\n", $2, counts(7) }
 		$1 == "kat" { kat = $2 }
-		$1 == "total" { total = sprintf("%d passed, %d failed, %d skipped", $2, $3, $4) }
+		$1 == "total" { total = counts(2) }
 		END { print "  meter known-answer test: " kat
 		      print "  check: " total; print "  (run id " id ", " src ")" }' "$summary"
 }

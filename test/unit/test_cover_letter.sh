@@ -47,9 +47,9 @@ linux-source-7.3 7.3.4-1:"
     scsi_host_alloc 1 objects cpus=0 nodes=0 (kmalloc-4k)"
 	grep -q 'patched-one-node$' "$out" && fail "a one-node run in the allocating CPUs"
 	# The check's counts, from summary.tsv.
-	has "  vanilla-two-node 4 passed, 1 failed, 0 skipped"
+	has "  vanilla-two-node 2 cases passed, 1 failed, 0 skipped, 1 reported; 3 run checks passed, 0 failed"
 	has "  meter known-answer test: ok"
-	has "  check: 11 passed, 1 failed, 1 skipped
+	has "  check: 4 cases passed, 1 failed, 1 skipped, 2 reported; 9 run checks passed, 0 failed
   (run id $C, linux-source-7.3 7.3.4-1)"
 	# The comparison, named with its run and date; its rows from report.json.
 	has "  (make compare of 2026-11-29 08:30 UTC, run id $R)"
@@ -147,7 +147,7 @@ cat > "$sb/harness/vm.sh" <<'VM'
 top=$(cd "$(dirname "$0")/.." && pwd)
 o=$top/build/runs/$VM_RUN/out
 rm -rf "${o%/out}"; mkdir -p "$o"
-printf 'ok 1 boot\n' > "$o/tap"; : > "$o/dmesg.txt"
+printf 'ok 1 boot-and-setup\nok 2 01-topology\n%sok 3 teardown\n' "${STANDIN_TEARDOWN:-}" > "$o/tap"; : > "$o/dmesg.txt"
 printf '%s\t%s\tprobe\tahci\tshost\t1\t1\n' "$1" "$2" > "$o/placement.tsv"
 VM
 chmod +x "$sb/harness/vm.sh"
@@ -157,11 +157,20 @@ else
 	id=$(cat "$sb/build/runs/vanilla-cpuless/run-id" 2>/dev/null)
 	[ -n "$id" ] && [ "$id" = "$(cat "$sb/build/runs/patched-two-node/run-id")" ] || fail "run-id: '$id' and another"
 	grep -qx "run_id	$id" "$sb/build/check/summary.tsv" || fail "summary.tsv: no run_id $id"
-	grep -qx "run	vanilla-cpuless	vanilla	cpuless	vanilla	01\*	1	0	0" "$sb/build/check/summary.tsv" ||
+	grep -qx "run	vanilla-cpuless	vanilla	cpuless	vanilla	01\*	1	0	0	0	3	0" "$sb/build/check/summary.tsv" ||
 		fail "summary.tsv: no line for vanilla-cpuless: $(grep vanilla-cpuless "$sb/build/check/summary.tsv")"
-	grep -qx "total	2	0	0" "$sb/build/check/summary.tsv" || fail "summary.tsv: total not 2 passed"
+	grep -qx "total	2	0	0	0	6	0" "$sb/build/check/summary.tsv" ||
+		fail "summary.tsv: total not 2 cases and 6 run checks passed: $(grep total "$sb/build/check/summary.tsv")"
+	grep -qx "check: 2 cases passed, 0 failed, 0 skipped, 0 reported; 6 run checks passed, 0 failed (boot, teardown, kernel log); meter known-answer test: skipped (--no-kat)" \
+		"$tmp/check.out" || fail "check.sh's last line: $(tail -n 1 "$tmp/check.out")"
 	"$sb/harness/cover-letter.sh" --inputs 2> "$tmp/stderr" || fail "cover-letter.sh refused check.sh's data"
 	said "placement.tsv      $id"
+	# A failed teardown is no case, but it fails the run all the same.
+	STANDIN_TEARDOWN="not " "$sb/harness/check.sh" --no-kat 'vanilla:cpuless:01*' > "$tmp/check.out" 2>&1 &&
+		fail "check.sh passed a run whose teardown failed"
+	grep -q "^check: 1 cases passed, 0 failed, 0 skipped, 0 reported; 2 run checks passed, 1 failed " "$tmp/check.out" ||
+		fail "check.sh, failed teardown: $(tail -n 1 "$tmp/check.out")"
+	"$sb/harness/check.sh" --no-kat 'patched:two-node' 'vanilla:cpuless:01*' > "$tmp/check.out" 2>&1 || fail "check.sh again"
 	VM_RUN=vanilla-cpuless "$sb/harness/vm.sh" vanilla cpuless	# as make vm does
 	"$sb/harness/cover-letter.sh" --inputs 2> "$tmp/stderr" && fail "a redone run accepted"
 	said "build/runs/vanilla-cpuless/out/placement.tsv is from run none"
