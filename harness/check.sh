@@ -14,7 +14,8 @@
 # Data for the cover letter (cover-letter.sh), all with this check's run id
 # (run-id.sh): build/runs/RUN/run-id beside each run's out/placement.tsv,
 # and build/check/summary.tsv, one record a line, fields tab-separated:
-#   run_id ID | kernel_source TEXT | run NAME KERNEL TOPOLOGY EXPECT CASES
+#   run_id ID | kernel_source TEXT | series COMMIT [TREE] (the patched
+#   kernel's, lib/series.sh) | run NAME KERNEL TOPOLOGY EXPECT CASES
 #   PASSED FAILED SKIPPED REPORTED RUN-PASSED RUN-FAILED | kat TEXT |
 #   total PASSED FAILED SKIPPED REPORTED RUN-PASSED RUN-FAILED
 # PASSED..REPORTED count the cases (REPORTED: "# report only" cases,
@@ -39,6 +40,10 @@ run_id=$("$top/harness/run-id.sh")
 . "$top/lib/kmsg.sh"
 # shellcheck source=../lib/expect.sh
 . "$top/lib/expect.sh"
+# shellcheck source=../lib/series.sh
+. "$top/lib/series.sh"
+# The series measured: the patched kernel's commit as the runs start.
+series=$(series_measured "$top")
 tp=0 tf=0 ts=0 tr=0 trp=0 trf=0
 declare -A res cnt
 runs=()	# "K T EXPECT CASES"
@@ -153,6 +158,7 @@ mkdir -p "$top/build/check"
 {
 	printf 'run_id\t%s\n' "$run_id"
 	printf 'kernel_source\t%s\n' "$(cat "$top/build/kernels/patched/source" 2>/dev/null || echo unknown)"
+	printf 'series\t%s\n' "${series// /$'\t'}"
 	for r in "${runs[@]}"; do
 		read -r k t e c l <<< "$r"
 		n=$(rname "$k" "$t" "$l")

@@ -2,7 +2,9 @@
 # test_cover_letter.sh (make lint): cover-letter.sh on recorded inputs
 # (test_data/cover-letter, see its README): the placement, allocation,
 # check and compare figures come from that data; figures of another make
-# check run, or of no known run, are refused; a missing input is named;
+# check run, or of no known run, or of another series than build/linux's
+# patched (a reworded commit of the same tree is the same series) are
+# refused; a missing input is named;
 # build/compare-smoke is used only when asked for; check.sh (with a
 # stand-in for vm.sh, no guest) writes data it accepts.  Exit 1 on any
 # failure.
@@ -126,11 +128,33 @@ git init -q -b patched "$b/linux" && (cd "$b/linux" &&
 	git -c user.name=t -c user.email=t@localhost commit -q --allow-empty -m "vanilla: 7.3.4" &&
 	git tag vanilla && echo x > f && git add f &&
 	git -c user.name=t -c user.email=t@localhost commit -q -m "scsi: core: a change between the refs")
+# The series measured must be that tree's patched: not yet (the recorded one).
+run "$out" && fail "figures of another series than build/linux's patched accepted"
+said "refused: figures of another series than the one exported: "
+said "check/summary.tsv measured series 111111111111, not the patched $(git -C "$b/linux" rev-parse --short=12 patched) of "
+said "compare/series-commit measured series 111111111111"
+series_is() { # COMMIT TREE: what check.sh and compare.sh measured
+	sed -i "s/^series	.*/series	$1	$2/" "$b/check/summary.tsv"; echo "$1 $2" > "$b/compare/series-commit"; }
+series_is "$(git -C "$b/linux" rev-parse patched)" "$(git -C "$b/linux" rev-parse 'patched^{tree}')"
 if ! run "$out"; then fail "exit $?"; sed 's/^/#   /' "$tmp/stderr"
 else
 	has "a change between the refs"
 	has " f | 1 +"
 fi
+# The message reworded, the tree the same: the same code, accepted.
+git -C "$b/linux" -c user.name=t -c user.email=t@localhost commit -q --amend -m "scsi: core: reworded"
+run "$out" || fail "a reworded commit of the same tree refused: $(grep refused "$tmp/stderr")"
+# The code changed after make compare: refused, make check's figures still fine.
+old=$(cut -d" " -f1 "$b/compare/series-commit")
+(cd "$b/linux" && echo y > f && git -c user.name=t -c user.email=t@localhost commit -q -am "scsi: core: v2")
+sed -i "s/^series	.*/series	$(git -C "$b/linux" rev-parse patched)	$(git -C "$b/linux" rev-parse 'patched^{tree}')/" "$b/check/summary.tsv"
+run "$out" && fail "make compare's figures of the series before accepted"
+said "compare/series-commit measured series ${old:0:12}, not the patched "
+grep -q 'summary.tsv measured' "$tmp/stderr" && fail "make check's figures of this series refused"
+# A summary.tsv written before series were recorded: refused.
+sed -i '/^series	/d' "$b/check/summary.tsv"
+run "$out" && fail "a summary.tsv without a series accepted"
+said "check/summary.tsv names no series measured: rerun make check"
 
 # check.sh's own data: check.sh in a copy of the harness whose vm.sh is a
 # stand-in (no guest) writing a TAP and a placement.tsv; cover-letter.sh
@@ -138,8 +162,9 @@ fi
 n=check.sh ncases=$((ncases + 1))
 sb=$tmp/sandbox
 mkdir -p "$sb/harness" "$sb/lib" "$sb/build/kernels/patched"
+echo "3333333333333333333333333333333333333333 scsi: core: the last patch" > "$sb/build/kernels/patched/commit"
 cp "$top/harness/check.sh" "$top/harness/run-id.sh" "$top/harness/placement-summary.sh" "$top/harness/cover-letter.sh" "$sb/harness/"
-cp "$top/lib/kmsg.sh" "$top/lib/expect.sh" "$top/lib/config.sh" "$sb/lib/"
+cp "$top/lib/kmsg.sh" "$top/lib/expect.sh" "$top/lib/config.sh" "$top/lib/series.sh" "$sb/lib/"
 mkdir -p "$sb/patches" && cp "$top/patches/cover-letter.in" "$top/patches/series" "$sb/patches/"
 cat > "$sb/harness/vm.sh" <<'VM'
 #!/bin/bash
@@ -157,6 +182,8 @@ else
 	id=$(cat "$sb/build/runs/vanilla-cpuless/run-id" 2>/dev/null)
 	[ -n "$id" ] && [ "$id" = "$(cat "$sb/build/runs/patched-two-node/run-id")" ] || fail "run-id: '$id' and another"
 	grep -qx "run_id	$id" "$sb/build/check/summary.tsv" || fail "summary.tsv: no run_id $id"
+	grep -qx "series	3333333333333333333333333333333333333333" "$sb/build/check/summary.tsv" ||
+		fail "summary.tsv: not the series of build/kernels/patched/commit: $(grep series "$sb/build/check/summary.tsv")"
 	grep -qx "run	vanilla-cpuless	vanilla	cpuless	vanilla	01\*	1	0	0	0	3	0" "$sb/build/check/summary.tsv" ||
 		fail "summary.tsv: no line for vanilla-cpuless: $(grep vanilla-cpuless "$sb/build/check/summary.tsv")"
 	grep -qx "total	2	0	0	0	6	0" "$sb/build/check/summary.tsv" ||
