@@ -11,6 +11,13 @@
 # letter test's stand-in runs).  --churn long: case 40's long churn, with
 # room for it (make check-full).  Settings: CHECK_JOBS, VM_TIMEOUT
 # (lib/config.sh).  Exit 1 if any case failed or any run broke.
+# Each guest's TAP is streamed as it comes (the result share's out/tap),
+# its result lines and "# case" lines prefixed by the run's name, so a hung
+# guest shows the case it hangs in; the per-run evidence of failures and
+# the summary follow at the end.  The times of the phases (deps, lint and
+# kernels when under make, lib/phase.sh; the guests, each run, the KAT,
+# the summary) are printed and written to build/check/times.tsv
+# ("phase NAME SECONDS", "run NAME SECONDS").
 # Data for the cover letter (cover-letter.sh), all with this check's run id
 # (run-id.sh): build/runs/RUN/run-id beside each run's out/placement.tsv,
 # and build/check/summary.tsv, one record a line, fields tab-separated:
@@ -42,6 +49,9 @@ run_id=$("$top/harness/run-id.sh")
 . "$top/lib/expect.sh"
 # shellcheck source=../lib/series.sh
 . "$top/lib/series.sh"
+# shellcheck source=../lib/phase.sh
+. "$top/lib/phase.sh"
+check_start=$(date +%s)
 # The series measured: the patched kernel's commit as the runs start.
 series=$(series_measured "$top")
 tp=0 tf=0 ts=0 tr=0 trp=0 trf=0
@@ -53,6 +63,24 @@ for spec in "$@"; do
 done
 # The run directory: build/runs/K-TOPO[-LABEL].
 rname() { echo "$1-$2${3:+-$3}"; }
+# stream_tap TAP DONE NAME: print TAP's result and "# case" lines as the
+# guest writes them (over 9p, a line at a time), "[NAME] " before each,
+# until the file DONE exists; then what is left.
+stream_tap() {
+	local shown=0 lines last=""
+	while :; do
+		[ -e "$2" ] && last=1
+		if [ -f "$1" ]; then
+			if [ -n "$last" ]; then lines='$'; else lines=$(wc -l < "$1"); fi
+			[ "$lines" != 0 ] && [ "$lines" != "$shown" ] &&
+				sed -n "$((shown + 1)),${lines}p" "$1" |
+				grep -E '^(ok |not ok |Bail out!|# case )' | sed "s/^/[$3] /"
+			[ -n "$last" ] || shown=$lines
+		fi
+		[ -z "$last" ] || return 0
+		sleep 1
+	done
+}
 # The guests run CHECK_JOBS at a time: a TCG guest spends much of its
 # time waiting (scans, 9p), so two share the 2 cores well.
 jobs=$CHECK_JOBS
@@ -69,18 +97,29 @@ for r in "${runs[@]}"; do
 	# 25 min), so the short churn (500 cycles would take some 4 hours);
 	# vm.sh gives a KASAN kernel 5 times VM_TIMEOUT.
 	[ "$k" = debug ] && churn="" vmt=$VM_TIMEOUT
-	( VM_RUN=$n VM_CHURN=$churn VM_TIMEOUT=$vmt "$top/harness/vm.sh" "$k" "$t" "$c" > "$top/build/runs/$n.tap" 2>&1
-	  echo $? > "$top/build/runs/$n.rc"
+	# No TAP, rc or time of an earlier check may be streamed or read.
+	rm -f "$top/build/runs/$n/out/tap" "$top/build/runs/$n.rc" "$top/build/runs/$n.time"
+	echo "[$n] # started: $k / $t, cases $c (expected: $e)"
+	( s0=$(date +%s)
+	  ( VM_RUN=$n VM_CHURN=$churn VM_TIMEOUT=$vmt "$top/harness/vm.sh" "$k" "$t" "$c" > "$top/build/runs/$n.tap" 2>&1
+	    echo $? > "$top/build/runs/$n.rc.new" ) &
+	  stream_tap "$top/build/runs/$n/out/tap" "$top/build/runs/$n.rc.new" "$n"
+	  wait
+	  echo $(( $(date +%s) - s0 )) > "$top/build/runs/$n.time"
+	  echo "[$n] # ended: exit $(cat "$top/build/runs/$n.rc.new") after $(cat "$top/build/runs/$n.time") s"
+	  mv "$top/build/runs/$n.rc.new" "$top/build/runs/$n.rc"
 	  [ ! -d "$top/build/runs/$n" ] || echo "$run_id" > "$top/build/runs/$n/run-id" ) &
 done
 wait
+guests_end=$(date +%s)
 
 
 for r in "${runs[@]}"; do
 	read -r k t e c l <<< "$r"
 	n=$(rname "$k" "$t" "$l")
 	echo "# ==== $n: $k / $t, cases $c (expected: $e)"
-	grep -v '^# ' "$top/build/runs/$n.tap" || true
+	# The TAP was streamed; what else vm.sh said (a refusal, say).
+	grep -vE '^(# |ok |not ok |Bail out!|TAP version|[0-9]+\.\.[0-9]+$)' "$top/build/runs/$n.tap" || true
 	rc=$(cat "$top/build/runs/$n.rc")
 	tap=$top/build/runs/$n/out/tap
 	# p f s r: the cases passed, failed, skipped, reported; rp rf: the
@@ -113,7 +152,7 @@ for r in "${runs[@]}"; do
 		echo "not ok - $n: the run itself failed (exit $rc), see build/runs/$n/"
 		grep '^# vm:' "$top/build/runs/$n.tap" | tail -n 45
 	fi
-	res[$n]="$p cases passed, $f failed, $s skipped, $r reported; run checks: $rp passed, $rf failed"
+	res[$n]="$p cases passed, $f failed, $s skipped, $r reported; run checks: $rp passed, $rf failed; $(cat "$top/build/runs/$n.time" 2>/dev/null || echo '?') s"
 	cnt[$n]="$p	$f	$s	$r	$rp	$rf"
 	tp=$((tp + p)) tf=$((tf + f)) ts=$((ts + s)) tr=$((tr + r)) trp=$((trp + rp)) trf=$((trf + rf))
 done
@@ -122,7 +161,7 @@ done
 # pinned to node 0 touches node-1 and node-0 buffers a known number of
 # times; the meter must count exactly that (within N/1000 + 64).  Before
 # it, the unit test of the meter's object table (make -C qemu-plugin test).
-kat="skipped (--no-kat)" katf=0
+kat="skipped (--no-kat)" katf=0 kat_start=$(date +%s)
 if [ -n "$kat_run" ]; then
 	echo "# ==== meter known-answer test"
 	if make -s -C "$top/qemu-plugin" > "$top/build/runs/kat.log" 2>&1 &&
@@ -137,6 +176,7 @@ if [ -n "$kat_run" ]; then
 	fi
 fi
 
+kat_end=$(date +%s)
 echo
 echo "==== summary"
 dirs=()
@@ -149,10 +189,6 @@ done
 echo
 "$top/harness/placement-summary.sh" "${dirs[@]}"
 echo
-# The last line: the cases (the tests of the series) apart from the
-# checks of the runs themselves and from the meter's test.
-echo "check: $tp cases passed, $tf failed, $ts skipped, $tr reported;" \
-     "$trp run checks passed, $trf failed (boot, teardown, kernel log); meter known-answer test: $kat"
 # For the cover letter (cover-letter.sh): what ran and how it ended.
 mkdir -p "$top/build/check"
 {
@@ -167,4 +203,31 @@ mkdir -p "$top/build/check"
 	printf 'kat\t%s\n' "$kat"
 	printf 'total\t%s\t%s\t%s\t%s\t%s\t%s\n' "$tp" "$tf" "$ts" "$tr" "$trp" "$trf"
 } > "$top/build/check/summary.tsv"
+
+# The phase times: deps, lint and kernels from make's start and lint.sh's
+# record (lib/phase.sh), when under make; then this script's own.
+times=()	# "KIND NAME SECONDS"
+read -r lint_s lint_e < <(phase_read "$top/build/check/phases" lint)
+mk=$(make_key)
+if [ -n "${lint_s:-}" ] && [ -n "$mk" ]; then
+	times+=("phase deps $((lint_s - ${mk#*:}))" "phase lint $((lint_e - lint_s))"
+		"phase kernels $((check_start - lint_e))")
+fi
+times+=("phase guests $((guests_end - check_start))")
+for r in "${runs[@]}"; do
+	read -r k t e c l <<< "$r"
+	n=$(rname "$k" "$t" "$l")
+	times+=("run $n $(cat "$top/build/runs/$n.time" 2>/dev/null || echo 0)")
+done
+[ -z "$kat_run" ] || times+=("phase kat $((kat_end - kat_start))")
+times+=("phase summary $(( $(date +%s) - kat_end ))")
+printf '%s\n' "${times[@]}" | tr ' ' '\t' > "$top/build/check/times.tsv"
+echo "times: $(printf '%s\n' "${times[@]}" | awk '$1 == "phase" { printf "%s%s %d s", sep, $2, $3; sep = ", " }')" \
+     "(each run's: the summary above; build/check/times.tsv)"
+# The last line: the cases (the tests of the series) apart from the
+# checks of the runs themselves and from the meter's test, and where
+# the full logs are.
+echo "check: $tp cases passed, $tf failed, $ts skipped, $tr reported;" \
+     "$trp run checks passed, $trf failed (boot, teardown, kernel log); meter known-answer test: $kat;" \
+     "logs: build/runs/<run>/ (tap, console.log, out/), build/check/"
 [ "$tf" = 0 ] && [ "$trf" = 0 ] && [ "$katf" = 0 ]
