@@ -11,11 +11,24 @@
 # letter test's stand-in runs).  --churn long: case 40's long churn, with
 # room for it (make check-full).  Settings: CHECK_JOBS, VM_TIMEOUT
 # (lib/config.sh).  Exit 1 if any case failed or any run broke.
+# Each guest's TAP is streamed as it comes (the result share's out/tap),
+# its result lines and "# case" lines prefixed by the run's name, so a hung
+# guest shows the case it hangs in; the per-run evidence of failures and
+# the summary follow at the end.  The times of the phases (deps, lint and
+# kernels when under make, lib/phase.sh; the guests, each run, the KAT,
+# the summary) are printed and written to build/check/times.tsv
+# ("phase NAME SECONDS", "run NAME SECONDS").
 # Data for the cover letter (cover-letter.sh), all with this check's run id
 # (run-id.sh): build/runs/RUN/run-id beside each run's out/placement.tsv,
 # and build/check/summary.tsv, one record a line, fields tab-separated:
-#   run_id ID | kernel_source TEXT | run NAME KERNEL TOPOLOGY EXPECT CASES
-#   PASSED FAILED SKIPPED | kat TEXT | total PASSED FAILED SKIPPED
+#   run_id ID | kernel_source TEXT | series COMMIT [TREE] (the patched
+#   kernel's, lib/series.sh) | run NAME KERNEL TOPOLOGY EXPECT CASES
+#   PASSED FAILED SKIPPED REPORTED RUN-PASSED RUN-FAILED | kat TEXT |
+#   total PASSED FAILED SKIPPED REPORTED RUN-PASSED RUN-FAILED
+# PASSED..REPORTED count the cases (REPORTED: "# report only" cases,
+# run-cases), RUN-PASSED/RUN-FAILED the checks of the run itself, which
+# are not tests of the series: boot-and-setup and teardown (run-cases),
+# a Bail out!, the whole kernel log, host-check-judge.sh, the run's exit.
 set -u
 top=$(cd "$(dirname "$0")/.." && pwd)
 # shellcheck source=../lib/config.sh
@@ -34,7 +47,14 @@ run_id=$("$top/harness/run-id.sh")
 . "$top/lib/kmsg.sh"
 # shellcheck source=../lib/expect.sh
 . "$top/lib/expect.sh"
-tp=0 tf=0 ts=0
+# shellcheck source=../lib/series.sh
+. "$top/lib/series.sh"
+# shellcheck source=../lib/phase.sh
+. "$top/lib/phase.sh"
+check_start=$(date +%s)
+# The series measured: the patched kernel's commit as the runs start.
+series=$(series_measured "$top")
+tp=0 tf=0 ts=0 tr=0 trp=0 trf=0
 declare -A res cnt
 runs=()	# "K T EXPECT CASES"
 for spec in "$@"; do
@@ -43,6 +63,24 @@ for spec in "$@"; do
 done
 # The run directory: build/runs/K-TOPO[-LABEL].
 rname() { echo "$1-$2${3:+-$3}"; }
+# stream_tap TAP DONE NAME: print TAP's result and "# case" lines as the
+# guest writes them (over 9p, a line at a time), "[NAME] " before each,
+# until the file DONE exists; then what is left.
+stream_tap() {
+	local shown=0 lines last=""
+	while :; do
+		[ -e "$2" ] && last=1
+		if [ -f "$1" ]; then
+			if [ -n "$last" ]; then lines='$'; else lines=$(wc -l < "$1"); fi
+			[ "$lines" != 0 ] && [ "$lines" != "$shown" ] &&
+				sed -n "$((shown + 1)),${lines}p" "$1" |
+				grep -E '^(ok |not ok |Bail out!|# case )' | sed "s/^/[$3] /"
+			[ -n "$last" ] || shown=$lines
+		fi
+		[ -z "$last" ] || return 0
+		sleep 1
+	done
+}
 # The guests run CHECK_JOBS at a time: a TCG guest spends much of its
 # time waiting (scans, 9p), so two share the 2 cores well.
 jobs=$CHECK_JOBS
@@ -59,90 +97,137 @@ for r in "${runs[@]}"; do
 	# 25 min), so the short churn (500 cycles would take some 4 hours);
 	# vm.sh gives a KASAN kernel 5 times VM_TIMEOUT.
 	[ "$k" = debug ] && churn="" vmt=$VM_TIMEOUT
-	( VM_RUN=$n VM_CHURN=$churn VM_TIMEOUT=$vmt "$top/harness/vm.sh" "$k" "$t" "$c" > "$top/build/runs/$n.tap" 2>&1
-	  echo $? > "$top/build/runs/$n.rc"
+	# No TAP, rc or time of an earlier check may be streamed or read.
+	rm -f "$top/build/runs/$n/out/tap" "$top/build/runs/$n.rc" "$top/build/runs/$n.time"
+	echo "[$n] # started: $k / $t, cases $c (expected: $e)"
+	( s0=$(date +%s)
+	  ( VM_RUN=$n VM_CHURN=$churn VM_TIMEOUT=$vmt "$top/harness/vm.sh" "$k" "$t" "$c" > "$top/build/runs/$n.tap" 2>&1
+	    echo $? > "$top/build/runs/$n.rc.new" ) &
+	  stream_tap "$top/build/runs/$n/out/tap" "$top/build/runs/$n.rc.new" "$n"
+	  wait
+	  echo $(( $(date +%s) - s0 )) > "$top/build/runs/$n.time"
+	  echo "[$n] # ended: exit $(cat "$top/build/runs/$n.rc.new") after $(cat "$top/build/runs/$n.time") s"
+	  mv "$top/build/runs/$n.rc.new" "$top/build/runs/$n.rc"
 	  [ ! -d "$top/build/runs/$n" ] || echo "$run_id" > "$top/build/runs/$n/run-id" ) &
 done
 wait
+guests_end=$(date +%s)
 
 
 for r in "${runs[@]}"; do
 	read -r k t e c l <<< "$r"
 	n=$(rname "$k" "$t" "$l")
 	echo "# ==== $n: $k / $t, cases $c (expected: $e)"
-	grep -v '^# ' "$top/build/runs/$n.tap" || true
+	# The TAP was streamed; what else vm.sh said (a refusal, say).
+	grep -vE '^(# |ok |not ok |Bail out!|TAP version|[0-9]+\.\.[0-9]+$)' "$top/build/runs/$n.tap" || true
 	rc=$(cat "$top/build/runs/$n.rc")
 	tap=$top/build/runs/$n/out/tap
-	p=0 f=0 s=0
+	# p f s r: the cases passed, failed, skipped, reported; rp rf: the
+	# run's own checks passed, failed.
+	p=0 f=0 s=0 r=0 rp=0 rf=0
 	if [ -f "$tap" ]; then
-		s=$(grep -c '^ok .* # SKIP' "$tap")
-		p=$(( $(grep -c '^ok ' "$tap") - s ))
-		f=$(grep -c '^not ok ' "$tap")
-		grep -q '^Bail out!' "$tap" && f=$((f + 1))
+		read -r p f s r rp rf < <(awk '
+			/^(ok|not ok) [0-9]+ (boot-and-setup|teardown)( |$)/ { if ($1 == "ok") rp++; else rf++; next }
+			/^Bail out!/ { rf++; next }
+			/^ok [0-9]+ .* # SKIP report only/ { r++; next }
+			/^ok [0-9]+ .* # SKIP/ { s++; next }
+			/^ok [0-9]+ / { p++; next }
+			/^not ok [0-9]+ / { f++ }
+			END { print p + 0, f + 0, s + 0, r + 0, rp + 0, rf + 0 }' "$tap")
 		# Evidence of failures goes to the output, not only to the log:
 		# a case's diagnostics come before its result line.
 		awk '/^(ok|not ok) /{ if ($1 == "not") { printf "%s", buf; print }; buf=""; next }
 		     /^# case /{buf=""} {buf = buf $0 "\n"}' "$tap"
 		grep '^Bail out!' "$tap" || true
 	fi
-	kmsg_judge_run "$top/build/runs/$n" || f=$((f + 1))
+	if kmsg_judge_run "$top/build/runs/$n"; then rp=$((rp + 1)); else rf=$((rf + 1)); fi
 	# CASES "host-check": make host-check as a user runs it (guest-init).
 	if [ "$c" = host-check ]; then
-		"$top/harness/host-check-judge.sh" "$top/build/runs/$n" "$k" "$e" || f=$((f + 1))
+		if "$top/harness/host-check-judge.sh" "$top/build/runs/$n" "$k" "$e"; then
+			rp=$((rp + 1))
+		else rf=$((rf + 1)); fi
 	fi
-	if [ "$rc" != 0 ] && [ "$f" = 0 ]; then
-		f=1
+	if [ "$rc" != 0 ] && [ "$f" = 0 ] && [ "$rf" = 0 ]; then
+		rf=1
 		echo "not ok - $n: the run itself failed (exit $rc), see build/runs/$n/"
 		grep '^# vm:' "$top/build/runs/$n.tap" | tail -n 45
 	fi
-	res[$n]="$p passed, $f failed, $s skipped" cnt[$n]="$p	$f	$s"
-	tp=$((tp + p)) tf=$((tf + f)) ts=$((ts + s))
+	res[$n]="$p cases passed, $f failed, $s skipped, $r reported; run checks: $rp passed, $rf failed; $(cat "$top/build/runs/$n.time" 2>/dev/null || echo '?') s"
+	cnt[$n]="$p	$f	$s	$r	$rp	$rf"
+	tp=$((tp + p)) tf=$((tf + f)) ts=$((ts + s)) tr=$((tr + r)) trp=$((trp + rp)) trf=$((trf + rf))
 done
 
 # The remote-access meter's known-answer test (qemu-plugin/kat): a program
 # pinned to node 0 touches node-1 and node-0 buffers a known number of
 # times; the meter must count exactly that (within N/1000 + 64).  Before
 # it, the unit test of the meter's object table (make -C qemu-plugin test).
-kat="skipped (--no-kat)"
+kat="skipped (--no-kat)" katf=0 kat_start=$(date +%s)
 if [ -n "$kat_run" ]; then
 	echo "# ==== meter known-answer test"
 	if make -s -C "$top/qemu-plugin" > "$top/build/runs/kat.log" 2>&1 &&
 	   make -s -C "$top/qemu-plugin" test >> "$top/build/runs/kat.log" 2>&1 &&
 	   "$top/qemu-plugin/kat/run.sh" --no-baseline vanilla >> "$top/build/runs/kat.log" 2>&1; then
-		kat="ok"; tp=$((tp + 1))
+		kat="ok"
 		grep -E '^objects-test:' "$top/build/runs/kat.log"
 		grep -E '^(ok|kat:)' "$top/build/runs/kat.log" | tail -n 12
 	else
-		kat="FAILED (build/runs/kat.log)"; tf=$((tf + 1))
+		kat="FAILED (build/runs/kat.log)" katf=1
 		tail -n 30 "$top/build/runs/kat.log"
 	fi
 fi
 
+kat_end=$(date +%s)
 echo
 echo "==== summary"
 dirs=()
 for r in "${runs[@]}"; do
 	read -r k t e c l <<< "$r"
 	n=$(rname "$k" "$t" "$l")
-	printf '%-22s %-8s %-22s %s\n' "$n" "$e" "$c" "${res[$n]}"
+	printf '%-26s %-8s %-22s %s\n' "$n" "$e" "$c" "${res[$n]}"
 	dirs+=("$top/build/runs/$n")
 done
 echo
 "$top/harness/placement-summary.sh" "${dirs[@]}"
-echo "meter known-answer test: $kat"
 echo
-echo "check: $tp passed, $tf failed, $ts skipped"
 # For the cover letter (cover-letter.sh): what ran and how it ended.
 mkdir -p "$top/build/check"
 {
 	printf 'run_id\t%s\n' "$run_id"
 	printf 'kernel_source\t%s\n' "$(cat "$top/build/kernels/patched/source" 2>/dev/null || echo unknown)"
+	printf 'series\t%s\n' "${series// /$'\t'}"
 	for r in "${runs[@]}"; do
 		read -r k t e c l <<< "$r"
 		n=$(rname "$k" "$t" "$l")
 		printf 'run\t%s\t%s\t%s\t%s\t%s\t%s\n' "$n" "$k" "$t" "$e" "$c" "${cnt[$n]}"
 	done
 	printf 'kat\t%s\n' "$kat"
-	printf 'total\t%s\t%s\t%s\n' "$tp" "$tf" "$ts"
+	printf 'total\t%s\t%s\t%s\t%s\t%s\t%s\n' "$tp" "$tf" "$ts" "$tr" "$trp" "$trf"
 } > "$top/build/check/summary.tsv"
-[ "$tf" = 0 ]
+
+# The phase times: deps, lint and kernels from make's start and lint.sh's
+# record (lib/phase.sh), when under make; then this script's own.
+times=()	# "KIND NAME SECONDS"
+read -r lint_s lint_e < <(phase_read "$top/build/check/phases" lint)
+mk=$(make_key)
+if [ -n "${lint_s:-}" ] && [ -n "$mk" ]; then
+	times+=("phase deps $((lint_s - ${mk#*:}))" "phase lint $((lint_e - lint_s))"
+		"phase kernels $((check_start - lint_e))")
+fi
+times+=("phase guests $((guests_end - check_start))")
+for r in "${runs[@]}"; do
+	read -r k t e c l <<< "$r"
+	n=$(rname "$k" "$t" "$l")
+	times+=("run $n $(cat "$top/build/runs/$n.time" 2>/dev/null || echo 0)")
+done
+[ -z "$kat_run" ] || times+=("phase kat $((kat_end - kat_start))")
+times+=("phase summary $(( $(date +%s) - kat_end ))")
+printf '%s\n' "${times[@]}" | tr ' ' '\t' > "$top/build/check/times.tsv"
+echo "times: $(printf '%s\n' "${times[@]}" | awk '$1 == "phase" { printf "%s%s %d s", sep, $2, $3; sep = ", " }')" \
+     "(each run's: the summary above; build/check/times.tsv)"
+# The last line: the cases (the tests of the series) apart from the
+# checks of the runs themselves and from the meter's test, and where
+# the full logs are.
+echo "check: $tp cases passed, $tf failed, $ts skipped, $tr reported;" \
+     "$trp run checks passed, $trf failed (boot, teardown, kernel log); meter known-answer test: $kat;" \
+     "logs: build/runs/<run>/ (tap, console.log, out/), build/check/"
+[ "$tf" = 0 ] && [ "$trf" = 0 ] && [ "$katf" = 0 ]

@@ -9,7 +9,8 @@
 # scsi_numa_meter plugin (qemu-plugin/) and every fio run is one meter window.
 # Then fio-jobs/report.py prints the table and writes build/compare/report.{txt,
 # json,png} (report.json: the data the cover letter reads, with the run id
-# of run-id.sh, also in build/compare/run-id) and, with the meter,
+# of run-id.sh, also in build/compare/run-id; the series measured in
+# build/compare/series-commit, lib/series.sh) and, with the meter,
 # meter.{txt,png} (remote memory accesses
 # and remote LLC misses per I/O); fio's JSON and the meter's raw counts
 # (meter-r<rep>.txt) stay under build/compare/<kernel>/.
@@ -77,6 +78,12 @@ mkdir -p "$out"
 # Which run made these figures (report.json "run_id"; cover-letter.sh names it).
 run_id=$("$top/harness/run-id.sh")
 echo "$run_id" > "$out/run-id"
+# Which series (the patched kernel's commit and tree, lib/series.sh):
+# cover-letter.sh refuses figures of another series than it exports.
+# Beside report.json, not in it: report.py need not know.
+# shellcheck source=../lib/series.sh
+. "$top/lib/series.sh"
+series_measured "$top" > "$out/series-commit"
 # The settings the guest needs (harness/guest-compare), one
 # shell-quoted assignment each: multi-word values (FIO_QDS="1 32") must
 # reach the guest whole.

@@ -27,9 +27,11 @@
 #   @ROUTING@          scripts/get_maintainer.pl on each patch of patches/
 #   @SHORTLOG@         git shortlog + diffstat of vanilla..patched
 # Runs: check.sh and compare.sh record a run id (run-id.sh: date-commit)
-# in summary.tsv, build/runs/RUN/run-id and report.json.  Refused (exit 1,
+# in summary.tsv, build/runs/RUN/run-id and report.json, and the series
+# they measured in summary.tsv and compare/series-commit.  Refused (exit 1,
 # nothing written) when a placement or allocation input is not from the
-# make check run of summary.tsv, or report.json has no run id.  The
+# make check run of summary.tsv, report.json has no run id, or the figures
+# are of another series than build/linux's patched (see "The series").  The
 # compare figures may be from another run: the letter names it and its
 # date.  build/compare-smoke (make compare-smoke) is used only with
 # COVER_COMPARE=smoke (make export COVER_COMPARE=smoke), and then the letter says so.  A missing
@@ -99,12 +101,41 @@ else
 		m+="; $(rel "$build/compare-smoke/report.json") is a smoke run, used only with COVER_COMPARE=smoke"
 	missing+=("$m")
 fi
+# The series: the letter is for the series export.sh exports, vanilla..patched
+# of build/linux; check.sh (summary.tsv "series") and compare.sh
+# (series-commit beside report.json) record the patched kernel's commit and
+# tree they measured (lib/series.sh).  Figures of another series are refused;
+# another commit with the same tree (messages reworded) is the same code.
+# Without build/linux (the tests' recorded inputs) nothing can be compared:
+# said, not refused.
+now=$(git -C "$tree" rev-parse -q --verify 'patched^{commit}' 2>/dev/null || true)
+now_tree=$(git -C "$tree" rev-parse -q --verify 'patched^{tree}' 2>/dev/null || true)
+serfail=""
+# series_check WHAT "COMMIT [TREE]" HOW-TO-REDO
+series_check() {
+	local c t
+	read -r c t <<< "$2"
+	if [ -z "$c" ] || [ "$c" = unknown ]; then
+		serfail+="${serfail:+; }$1 names no series measured: $3"
+	elif [ "$c" != "$now" ] && { [ -z "$t" ] || [ "$t" != "$now_tree" ]; }; then
+		serfail+="${serfail:+; }$1 measured series ${c:0:12}, not the patched ${now:0:12} of $(rel "$tree"): $3"
+	fi
+}
+if [ -z "$now" ]; then
+	missing+=("the series of $(rel "$tree") (no branch patched there): which series the figures measured is not checked")
+else
+	[ ! -f "$summary" ] || series_check "$(rel "$summary")" \
+		"$(awk -F'\t' '$1 == "series" { print $2, $3 }' "$summary")" "rerun make check"
+	[ ! -f "$cmp/report.json" ] || series_check "$(rel "$cmp/series-commit")" \
+		"$(cat "$cmp/series-commit" 2>/dev/null)" "rerun $cmp_what"
+fi
 # when ID: the date of a run id, "YYYY-MM-DD HH:MM UTC".
 when() { local d=${1%%Z-*}; echo "${d:0:10} ${d:11:5} UTC"; }
 
 refused=""
 [ -z "$ckfail" ] || refused+="figures from different make check runs: $ckfail. "
 [ -z "$cmpfail" ] || refused+="$cmpfail. "
+[ -z "$serfail" ] || refused+="figures of another series than the one exported: $serfail. "
 # The inputs: always, but for postings.sh (--body) only when refused.
 [ "$mode" = body ] && [ -z "$refused" ] || {
 	echo "cover-letter: inputs (input, run id, file):"
@@ -160,9 +191,12 @@ meter() { compare_part meter; }
 check_summary() {
 	[ -f "$summary" ] || { none "make check: $(rel "$summary")"; return; }
 	awk -F'\t' -v id="$check_id" -v src="$(awk -F'\t' '$1 == "kernel_source" { print $2 }' "$summary")" '
-		$1 == "run" { printf "  %-26s %d passed, %d failed, %d skipped\n", $2, $7, $8, $9 }
+		function counts(i) {	# the cases, then the checks of the runs themselves
+			return sprintf("%d cases passed, %d failed, %d skipped, %d reported; %d run checks passed, %d failed",
+				$i, $(i + 1), $(i + 2), $(i + 3), $(i + 4), $(i + 5)) }
+		$1 == "run" { printf "  %-26s %s\n", $2, counts(7) }
 		$1 == "kat" { kat = $2 }
-		$1 == "total" { total = sprintf("%d passed, %d failed, %d skipped", $2, $3, $4) }
+		$1 == "total" { total = counts(2) }
 		END { print "  meter known-answer test: " kat
 		      print "  check: " total; print "  (run id " id ", " src ")" }' "$summary"
 }

@@ -12,6 +12,7 @@ top=$(cd "$(dirname "$0")/.." && pwd)
 cd "$top" || exit 1
 rc=0
 nsteps=0 nfailed=0
+lint_start=$(date +%s)
 step() {
 	echo "lint: $1"; shift
 	nsteps=$((nsteps + 1))
@@ -69,4 +70,8 @@ step "topologies" topo_ok
 # not here: the inspector needs a kernel build, the plugin QEMU's header.
 [ "$rc" = 0 ] || [ "$nfailed" -gt 0 ] || nfailed=1	# a missing tool
 echo "lint: $nsteps checks, $nfailed failed (shell: ${#shell[@]} files, Python: ${#py[@]} files)"
+# Its time, for make check's phase times (check.sh, lib/phase.sh).
+# shellcheck source=../lib/phase.sh
+. lib/phase.sh
+phase_record build/check/phases lint "$lint_start"
 exit $rc

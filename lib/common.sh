@@ -30,8 +30,10 @@ wait_for() {
 	return 1
 }
 
-# Is the running kernel patched (has scsi_host_alloc_node())?
-kernel_is_patched() { grep -qw scsi_host_alloc_node /proc/kallsyms; }
+# Is the running kernel patched (has scsi_host_alloc_node())?  KALLSYMS_FILE
+# stands in for /proc/kallsyms (the runner's meta test, test/meta/).
+KALLSYMS=${KALLSYMS_FILE:-/proc/kallsyms}
+kernel_is_patched() { grep -qw scsi_host_alloc_node "$KALLSYMS"; }
 # How placement is judged: as the host says (SCSI_NUMA_EXPECT, checked against the
 # kernel by run-cases before any case runs).  Only a run without a host (a
 # real machine, SCSI_NUMA_EXPECT unset) goes by what the kernel has.

@@ -1,8 +1,10 @@
 #!/bin/bash
 # test_config.sh (make lint): lib/config.sh against config.example and
 # its own rules, in a scratch copy (no environment settings, no config):
-# config.example's commented lines, used as a config, give exactly the
-# defaults (the two cannot drift apart); the environment beats the file,
+# config.example's setting lines (#NAME= or NAME=) are exactly the
+# settings config.sh knows (scsi_numa_settings), none missing, none extra,
+# and its commented lines, used as a config, give exactly the defaults
+# (the two cannot drift apart); the environment beats the file,
 # the file beats the default; an unknown name, a retired variable and a
 # bad value are refused (exit 2).
 set -u
@@ -17,6 +19,16 @@ fail() { echo "FAIL: $*"; bad=$((bad + 1)); }
 show() { env -i PATH="$PATH" "$@" bash -c '. "$0/lib/config.sh" &&
 	for v in "${scsi_numa_settings[@]}"; do echo "$v=${!v}"; done' "$tmp"; }
 defaults=$(show) || fail "config.sh without a config: exit $?"
+# The settings, one a line: config.sh's list and config.example's lines.
+known=$(env -i bash -c '. "$0/lib/config.sh" && printf "%s\n" "${scsi_numa_settings[@]}"' "$tmp" | sort)
+listed=$(sed -n 's/^#\{0,1\}\([A-Z_][A-Z0-9_]*\)=.*/\1/p' "$top/config.example" | sort)
+[ "$(wc -w <<< "$known")" -gt 0 ] || fail "config.sh lists no settings (scsi_numa_settings)"
+missing=$(comm -23 <(echo "$known") <(echo "$listed") | tr '\n' ' ')
+extra=$(comm -13 <(echo "$known") <(echo "$listed") | tr '\n' ' ')
+[ -z "$missing" ] || fail "config.example lacks the settings: $missing"
+[ -z "$extra" ] || fail "config.example has lines for what is no setting: $extra"
+dups=$(uniq -d <<< "$listed" | tr '\n' ' ')
+[ -z "$dups" ] || fail "config.example lists twice: $dups"
 sed -n 's/^#\([A-Z_]*=\)/\1/p' "$top/config.example" > "$tmp/config"
 [ "$(show)" = "$defaults" ] || fail "config.example's values are not config.sh's defaults: $(diff <(echo "$defaults") <(show) | grep '^[<>]' | tr '\n' ' ')"
 echo 'COMPARE_REPS=7' > "$tmp/config"
@@ -31,5 +43,5 @@ done
 rm "$tmp/config"
 show KTARBALL=x >/dev/null 2>&1; rc=$?
 [ "$rc" = 2 ] || fail "retired KTARBALL in the environment: exit $rc, not 2"
-echo "test_config: $([ $bad = 0 ] && echo passed || echo "$bad FAILED")"
+echo "test_config: $(wc -w <<< "$known") settings: $([ $bad = 0 ] && echo passed || echo "$bad FAILED")"
 [ $bad = 0 ]

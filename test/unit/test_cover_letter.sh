@@ -2,7 +2,9 @@
 # test_cover_letter.sh (make lint): cover-letter.sh on recorded inputs
 # (test_data/cover-letter, see its README): the placement, allocation,
 # check and compare figures come from that data; figures of another make
-# check run, or of no known run, are refused; a missing input is named;
+# check run, or of no known run, or of another series than build/linux's
+# patched (a reworded commit of the same tree is the same series) are
+# refused; a missing input is named;
 # build/compare-smoke is used only when asked for; check.sh (with a
 # stand-in for vm.sh, no guest) writes data it accepts.  Exit 1 on any
 # failure.
@@ -13,12 +15,12 @@ cl=$top/harness/cover-letter.sh
 data=$here/test_data/cover-letter
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
-bad=0 n=0
+bad=0 n=0 ncases=0
 C=2026-11-30T10:00:00Z-aaaaaaaaaaaa	# the check's run id (check/summary.tsv)
 R=2026-11-29T08:30:00Z-bbbbbbbbbbbb	# the comparison's (compare/report.json)
 fail() { echo "FAIL: $n: $*"; bad=$((bad + 1)); }
 # fresh: a new copy of the recorded inputs in $b; the letter goes to $out.
-fresh() { n=$1; b=$tmp/$n out=$tmp/$n-letter/0000-cover-letter.patch; rm -rf "$b"; cp -r "$data" "$b"; }
+fresh() { n=$1 ncases=$((ncases + 1)); b=$tmp/$n out=$tmp/$n-letter/0000-cover-letter.patch; rm -rf "$b"; cp -r "$data" "$b"; }
 run() { COVER_BUILD=$b "$cl" "$@" > "$tmp/stdout" 2> "$tmp/stderr"; }
 # has TEXT: the letter holds TEXT (lines may be several), runs of blanks
 # counted as one.
@@ -47,9 +49,9 @@ linux-source-7.3 7.3.4-1:"
     scsi_host_alloc 1 objects cpus=0 nodes=0 (kmalloc-4k)"
 	grep -q 'patched-one-node$' "$out" && fail "a one-node run in the allocating CPUs"
 	# The check's counts, from summary.tsv.
-	has "  vanilla-two-node 4 passed, 1 failed, 0 skipped"
+	has "  vanilla-two-node 2 cases passed, 1 failed, 0 skipped, 1 reported; 3 run checks passed, 0 failed"
 	has "  meter known-answer test: ok"
-	has "  check: 11 passed, 1 failed, 1 skipped
+	has "  check: 4 cases passed, 1 failed, 1 skipped, 2 reported; 9 run checks passed, 0 failed
   (run id $C, linux-source-7.3 7.3.4-1)"
 	# The comparison, named with its run and date; its rows from report.json.
 	has "  (make compare of 2026-11-29 08:30 UTC, run id $R)"
@@ -126,20 +128,43 @@ git init -q -b patched "$b/linux" && (cd "$b/linux" &&
 	git -c user.name=t -c user.email=t@localhost commit -q --allow-empty -m "vanilla: 7.3.4" &&
 	git tag vanilla && echo x > f && git add f &&
 	git -c user.name=t -c user.email=t@localhost commit -q -m "scsi: core: a change between the refs")
+# The series measured must be that tree's patched: not yet (the recorded one).
+run "$out" && fail "figures of another series than build/linux's patched accepted"
+said "refused: figures of another series than the one exported: "
+said "check/summary.tsv measured series 111111111111, not the patched $(git -C "$b/linux" rev-parse --short=12 patched) of "
+said "compare/series-commit measured series 111111111111"
+series_is() { # COMMIT TREE: what check.sh and compare.sh measured
+	sed -i "s/^series	.*/series	$1	$2/" "$b/check/summary.tsv"; echo "$1 $2" > "$b/compare/series-commit"; }
+series_is "$(git -C "$b/linux" rev-parse patched)" "$(git -C "$b/linux" rev-parse 'patched^{tree}')"
 if ! run "$out"; then fail "exit $?"; sed 's/^/#   /' "$tmp/stderr"
 else
 	has "a change between the refs"
 	has " f | 1 +"
 fi
+# The message reworded, the tree the same: the same code, accepted.
+git -C "$b/linux" -c user.name=t -c user.email=t@localhost commit -q --amend -m "scsi: core: reworded"
+run "$out" || fail "a reworded commit of the same tree refused: $(grep refused "$tmp/stderr")"
+# The code changed after make compare: refused, make check's figures still fine.
+old=$(cut -d" " -f1 "$b/compare/series-commit")
+(cd "$b/linux" && echo y > f && git -c user.name=t -c user.email=t@localhost commit -q -am "scsi: core: v2")
+sed -i "s/^series	.*/series	$(git -C "$b/linux" rev-parse patched)	$(git -C "$b/linux" rev-parse 'patched^{tree}')/" "$b/check/summary.tsv"
+run "$out" && fail "make compare's figures of the series before accepted"
+said "compare/series-commit measured series ${old:0:12}, not the patched "
+grep -q 'summary.tsv measured' "$tmp/stderr" && fail "make check's figures of this series refused"
+# A summary.tsv written before series were recorded: refused.
+sed -i '/^series	/d' "$b/check/summary.tsv"
+run "$out" && fail "a summary.tsv without a series accepted"
+said "check/summary.tsv names no series measured: rerun make check"
 
 # check.sh's own data: check.sh in a copy of the harness whose vm.sh is a
 # stand-in (no guest) writing a TAP and a placement.tsv; cover-letter.sh
 # must take what it wrote as one run, and refuse it once a run is redone.
-n=check.sh
+n=check.sh ncases=$((ncases + 1))
 sb=$tmp/sandbox
 mkdir -p "$sb/harness" "$sb/lib" "$sb/build/kernels/patched"
+echo "3333333333333333333333333333333333333333 scsi: core: the last patch" > "$sb/build/kernels/patched/commit"
 cp "$top/harness/check.sh" "$top/harness/run-id.sh" "$top/harness/placement-summary.sh" "$top/harness/cover-letter.sh" "$sb/harness/"
-cp "$top/lib/kmsg.sh" "$top/lib/expect.sh" "$top/lib/config.sh" "$sb/lib/"
+cp "$top/lib/kmsg.sh" "$top/lib/expect.sh" "$top/lib/config.sh" "$top/lib/series.sh" "$top/lib/phase.sh" "$sb/lib/"
 mkdir -p "$sb/patches" && cp "$top/patches/cover-letter.in" "$top/patches/series" "$sb/patches/"
 cat > "$sb/harness/vm.sh" <<'VM'
 #!/bin/bash
@@ -147,25 +172,49 @@ cat > "$sb/harness/vm.sh" <<'VM'
 top=$(cd "$(dirname "$0")/.." && pwd)
 o=$top/build/runs/$VM_RUN/out
 rm -rf "${o%/out}"; mkdir -p "$o"
-printf 'ok 1 boot\n' > "$o/tap"; : > "$o/dmesg.txt"
+printf 'ok 1 boot-and-setup\n# case 2: 01-topology (timeout 300s)\nok 2 01-topology\n' > "$o/tap"
+# STANDIN_STREAMED=FILE: go on only once check.sh has streamed that line
+# into FILE (its output), as a guest goes on writing while QEMU runs.
+if [ -n "${STANDIN_STREAMED:-}" ]; then
+	for _ in $(seq 20); do grep -q "^\[$VM_RUN\] ok 2 01-topology$" "$STANDIN_STREAMED" && break; sleep 0.5; done
+	grep -q "^\[$VM_RUN\] ok 2 01-topology$" "$STANDIN_STREAMED" || echo "not ok 3 streamed # not seen while running" >> "$o/tap"
+fi
+printf '%sok 3 teardown\n' "${STANDIN_TEARDOWN:-}" >> "$o/tap"; : > "$o/dmesg.txt"
 printf '%s\t%s\tprobe\tahci\tshost\t1\t1\n' "$1" "$2" > "$o/placement.tsv"
 VM
 chmod +x "$sb/harness/vm.sh"
-if ! "$sb/harness/check.sh" --no-kat 'patched:two-node' 'vanilla:cpuless:01*' > "$tmp/check.out" 2>&1; then
+if ! STANDIN_STREAMED=$tmp/check.out "$sb/harness/check.sh" --no-kat 'patched:two-node' 'vanilla:cpuless:01*' > "$tmp/check.out" 2>&1; then
 	fail "check.sh with the stand-in vm.sh: $(tail -n 3 "$tmp/check.out")"
 else
 	id=$(cat "$sb/build/runs/vanilla-cpuless/run-id" 2>/dev/null)
 	[ -n "$id" ] && [ "$id" = "$(cat "$sb/build/runs/patched-two-node/run-id")" ] || fail "run-id: '$id' and another"
 	grep -qx "run_id	$id" "$sb/build/check/summary.tsv" || fail "summary.tsv: no run_id $id"
-	grep -qx "run	vanilla-cpuless	vanilla	cpuless	vanilla	01\*	1	0	0" "$sb/build/check/summary.tsv" ||
+	grep -qx "series	3333333333333333333333333333333333333333" "$sb/build/check/summary.tsv" ||
+		fail "summary.tsv: not the series of build/kernels/patched/commit: $(grep series "$sb/build/check/summary.tsv")"
+	grep -qx "run	vanilla-cpuless	vanilla	cpuless	vanilla	01\*	1	0	0	0	3	0" "$sb/build/check/summary.tsv" ||
 		fail "summary.tsv: no line for vanilla-cpuless: $(grep vanilla-cpuless "$sb/build/check/summary.tsv")"
-	grep -qx "total	2	0	0" "$sb/build/check/summary.tsv" || fail "summary.tsv: total not 2 passed"
+	grep -qx "total	2	0	0	0	6	0" "$sb/build/check/summary.tsv" ||
+		fail "summary.tsv: total not 2 cases and 6 run checks passed: $(grep total "$sb/build/check/summary.tsv")"
+	[ "$(tail -n 1 "$tmp/check.out")" = "check: 2 cases passed, 0 failed, 0 skipped, 0 reported; 6 run checks passed, 0 failed (boot, teardown, kernel log); meter known-answer test: skipped (--no-kat); logs: build/runs/<run>/ (tap, console.log, out/), build/check/" ] ||
+		fail "check.sh's last line: $(tail -n 1 "$tmp/check.out")"
+	grep -qx '\[vanilla-cpuless\] # case 2: 01-topology (timeout 300s)' "$tmp/check.out" || fail "check.sh streamed no '# case' line"
+	grep -q '^times: guests [0-9]* s, summary [0-9]* s ' "$tmp/check.out" || fail "check.sh printed no times: $(grep '^times' "$tmp/check.out")"
+	for w in 'phase	guests' 'run	patched-two-node' 'run	vanilla-cpuless' 'phase	summary'; do
+		grep -q "^$w	[0-9][0-9]*$" "$sb/build/check/times.tsv" || fail "times.tsv: no '$w': $(tr '\n' ' ' < "$sb/build/check/times.tsv")"
+	done
 	"$sb/harness/cover-letter.sh" --inputs 2> "$tmp/stderr" || fail "cover-letter.sh refused check.sh's data"
 	said "placement.tsv      $id"
+	# A failed teardown is no case, but it fails the run all the same.
+	STANDIN_TEARDOWN="not " "$sb/harness/check.sh" --no-kat 'vanilla:cpuless:01*' > "$tmp/check.out" 2>&1 &&
+		fail "check.sh passed a run whose teardown failed"
+	grep -q "^check: 1 cases passed, 0 failed, 0 skipped, 0 reported; 2 run checks passed, 1 failed " "$tmp/check.out" ||
+		fail "check.sh, failed teardown: $(tail -n 1 "$tmp/check.out")"
+	"$sb/harness/check.sh" --no-kat 'patched:two-node' 'vanilla:cpuless:01*' > "$tmp/check.out" 2>&1 || fail "check.sh again"
 	VM_RUN=vanilla-cpuless "$sb/harness/vm.sh" vanilla cpuless	# as make vm does
 	"$sb/harness/cover-letter.sh" --inputs 2> "$tmp/stderr" && fail "a redone run accepted"
 	said "build/runs/vanilla-cpuless/out/placement.tsv is from run none"
 fi
 
-echo "test_cover_letter: 10 cases: $([ $bad = 0 ] && echo passed || echo "$bad FAILED")"
+[ "$ncases" -gt 0 ] || fail "no case ran"
+echo "test_cover_letter: $ncases cases: $([ $bad = 0 ] && echo passed || echo "$bad FAILED")"
 [ $bad = 0 ]
