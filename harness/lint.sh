@@ -44,6 +44,7 @@ fi
 step "placement.py unit tests" python3 test/unit/test_placement.py
 step "fio-jobs unit tests (stats.py, reports, meter)" python3 -m unittest discover -q -s fio-jobs -p 'test_*.py'
 step "kernel-log judge test" test/unit/test_kmsg.sh
+step "shutdown judge test" test/unit/test_poweroff.sh
 step "cover letter test (recorded inputs)" test/unit/test_cover_letter.sh
 step "cpulist parser test" test/unit/test_cpulist.sh
 step "settings test (config.sh, config.example)" test/unit/test_config.sh

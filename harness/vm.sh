@@ -194,4 +194,17 @@ if [ ! -f "$run/out/status" ]; then
 	tail -n 40 "$run/console.log" | sed 's/^/#   /' >&2
 	exit 3
 fi
+# The shutdown, judged like the rest: from guest-init's power-off marker to
+# "reboot: Power down" on the console (sd's cache sync and stop, host
+# removal: paths the series touches).  A guest that passed but did not
+# power off cleanly fails (exit 5).
+# shellcheck source=../lib/kmsg.sh
+. "$top/lib/kmsg.sh"
+if ! pw=$(kmsg_judge_poweroff "$run/console.log"); then
+	echo "# vm: $kernel/$topo: the shutdown failed (console.log):" >&2
+	echo "$pw" | sed 's/^/#   /' >&2
+	st=$(cat "$run/out/status")
+	[ "$st" = 0 ] && exit 5
+	exit "$st"
+fi
 exit "$(cat "$run/out/status")"

@@ -81,3 +81,30 @@ kmsg_judge_run() {
 		return 1
 	fi
 }
+
+# The guest's shutdown: guest-init writes this marker to the kernel log just
+# before it powers off; what the console shows from there on is judged by
+# kmsg_judge_poweroff.
+KMSG_POWEROFF_MARK="scsi_numa: powering off"
+
+# kmsg_judge_poweroff CONSOLE-LOG: exit 1, printing the evidence, unless the
+# console log holds the power-off marker and, after it, no bad line and the
+# kernel's "reboot: Power down" (a panic, an oops in a driver's shutdown, or
+# a guest that never got there).
+kmsg_judge_poweroff() {
+	local log=$1 part rc=0
+	if ! grep -q "$KMSG_POWEROFF_MARK" "$log" 2>/dev/null; then
+		echo "no power-off marker in $log: the guest did not reach its shutdown"
+		return 1
+	fi
+	part=$(mktemp)
+	sed -n "/$KMSG_POWEROFF_MARK/,\$p" "$log" | tr -d '\r' > "$part"
+	kmsg_judge "$part" || rc=1
+	if ! grep -q 'reboot: Power down' "$part"; then
+		echo "no \"reboot: Power down\" after the power-off marker in $log; its last lines:"
+		tail -n 20 "$part"
+		rc=1
+	fi
+	rm -f "$part"
+	return $rc
+}
