@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0
 # scsi_numa: kernel series, placement inspector and test harness.
 # "make" or "make help" lists the targets, their arguments and the
 # settings (harness/help.sh); harness/README explains each target.

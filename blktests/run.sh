@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
 # run.sh BLKTESTS KERNEL TOPOLOGY [TEST..] (make blktests): copy this
 # folder's tests (tests/scsi/NNN, .out, common/numa) into the blktests
 # checkout BLKTESTS, shellcheck them there as blktests' make check does,

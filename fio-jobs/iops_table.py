@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0
 """The IOPS tables of report.py with the no-regression verdict (stats.py):
 rows of every group and kernel (build_rows), the table of all runs
 (fmt_table), the two kernels side by side (fmt_compare, tsv_rows,

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0
 """Remote memory accesses per I/O, for report.py (tables: meter_report.py).
 
 Two sources, per fio run (one manifest line of run.sh):

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0
 """The scsi_numa_meter plugin's and perf's output files, parsed (for
 meter_metrics.py): parse_meter(), parse_perf(), parse_irq_cpus(), and
 MeterCache, which parses each meter file once."""

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0
 """The text tables and the chart of the meter's counts (report.py): the
 metrics come from meter_metrics.py, the files from meter_parse.py."""
 import sys

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0
 """The charts of report.py and meter_report.py: clustered bars with error
 bars, drawn by gnuplot (standard library otherwise)."""
 import os

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0
 """Compare fio results recorded by run.sh, e.g. a vanilla and a patched kernel.
 
     report.py [--baseline LABEL] [--text F] [--json F] [--png F]

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0
 """run.sh's results, read (for report.py): manifest.tsv and the fio JSON
 it lists (load), t/io_uring's output (load_iouring), run-info.txt
 (run_info).  Runs are grouped by Group and label (= kernel)."""

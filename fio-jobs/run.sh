@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
 # run.sh - run the fio jobs of this directory once per (repetition, job,
 # queue depth, submitter) on one kernel and record the JSON results for
 # report.py.  Host mode (a real server) and the guests (make compare) alike.

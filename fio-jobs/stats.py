@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0
 """Statistics of fio-jobs' reports (report.py, meter_report.py); standard
 library only.  Tests: test_stats.py (make lint).
 

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0
 """Unit tests of the meter's per-I/O arithmetic (meter_parse.py,
 meter_metrics.py) and its tables (meter_report.py) on a tiny synthetic
 meter file, test_data/meter-window.txt, and variants of it.

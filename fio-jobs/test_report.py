@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0
 """Tests of report.py: the two-kernel report (--out) on result directories
 written here the way run.sh writes them, its exit status on bad input, and
 the parsers on recorded output (test_data/).  Run: python3 test_report.py."""

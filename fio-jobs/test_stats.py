@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0
 """Unit tests of stats.py against published values (Student-t tables,
 closed forms, Wikipedia's Welch example).  Run: python3 test_stats.py."""
 import math

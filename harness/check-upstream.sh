@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
 # check-upstream.sh [--orig TARBALL] [--together-only] (make check-upstream
 # [ORIG=TARBALL]): do the postings apply and build on upstream 7.3.4 without
 # Debian's patches?

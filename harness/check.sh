@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
 # check.sh [--churn long] [--no-kat] RUN..: boot each run's kernel in its topology, run the guest
 # cases it names, print each run's TAP, then a summary: per run the case
 # counts and, per placement context, the share of objects on their

@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
 # compare.sh: the fio comparison, vanilla vs patched, in the two-node guest.
 # Each repetition boots each kernel once (the order alternates between
 # repetitions so that drift hits both alike) and runs every fio job with the

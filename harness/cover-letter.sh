@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
 # cover-letter.sh [OUT]: write the series' cover letter (default
 # build/cover-letter/0000-cover-letter.patch, beside it inputs.tsv: which
 # input came from which run) from patches/cover-letter.in, every figure

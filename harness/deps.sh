@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
 # deps.sh [--list] [GROUP...]: the Debian packages of the named groups
 # (default: every group).  As root it installs the missing ones; as anyone
 # else it names them with the command that installs them and exits 1.

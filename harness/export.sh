@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
 # Export the commits vanilla..patched of build/linux into patches/ (git
 # format-patch files + series).  Output is stable across exports of the same
 # commits: no commit hashes, no signature, no version numbering noise.  The

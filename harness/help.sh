@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
 # help.sh (make help, plain make): the targets, their arguments, the
 # settings with their values here (lib/config.sh: environment, then the
 # file "config", then the default) and the package groups.  Reads, never

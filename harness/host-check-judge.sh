@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
 # host-check-judge.sh RUN-DIR KERNEL EXPECT: judge, on the host, a guest run
 # of make host-check (a CHECK_RUNS entry whose cases are "host-check";
 # guest-init runs it as a user would, without the harness).  Its output

@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
 # host-check.sh (make host-check): the scsi_debug cases (20, 21) and their
 # placement checks, and case 50 for a disk named with --disk, on the running
 # kernel of this machine, vanilla or patched, no QEMU; TAP and the

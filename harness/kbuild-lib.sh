@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0
 # shellcheck shell=bash
 # harness/kbuild-lib.sh, sourced by kbuild.sh, lint-series.sh (lint-series/
 # kconfig.sh) and check-upstream.sh: the one way the harness makes a

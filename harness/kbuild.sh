@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
 # kbuild.sh NAME REV [debug]: build the kernel at commit REV of build/linux
 # into build/kernels/NAME (bzImage, .config, modules, the placement
 # inspector; on a kmemleak kernel also scsi_numa_leak.ko).  "debug" adds

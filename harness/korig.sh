@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
 # korig.sh: fetch Debian's upstream tarball of the kernel build/linux's
 # "vanilla" is made from -- linux_<upstream>.orig.tar.xz of source package
 # "linux", i.e. upstream 7.3.4 without Debian's patches (Debian only drops

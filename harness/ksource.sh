@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
 # ksource.sh: fetch Debian's linux-source-7.3 into
 # build/ksource/ without installing anything into the system, and print the
 # path of its tarball.  The package lives in a suite the host's apt sources

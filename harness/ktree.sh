@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
 # Lay out the kernel git tree under build/linux: the pristine source as one
 # commit tagged "vanilla", then every patch of patches/series applied with
 # "git am", one commit each, on branch "patched".

@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
 # shellcheck source-path=SCRIPTDIR
 # lint-series.sh [--no-cache] [--sparse PATH] [REV]: review every commit of
 # vanilla..REV (default: branch "patched" of build/linux) the way a

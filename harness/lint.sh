@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
 # lint.sh (make lint): the host-side checks, in seconds, before any guest
 # boots: shellcheck over every shell script of the harness, the cases and
 # fio-jobs (following sourced files); pyflakes over the Python; the
@@ -41,6 +42,7 @@ if command -v pyflakes3 >/dev/null; then
 else
 	echo "lint: pyflakes3 missing (make deps installs it)"; rc=1
 fi
+step "SPDX line in every source file" harness/spdx-check.sh
 step "placement.py unit tests" python3 test/unit/test_placement.py
 step "fio-jobs unit tests (stats.py, reports, meter)" python3 -m unittest discover -q -s fio-jobs -p 'test_*.py'
 step "kernel-log judge test" test/unit/test_kmsg.sh

@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
 # placement-summary.sh [--context] RUN-DIR..: the placement figures of guest runs
 # (RUN-DIR/out/placement.tsv, written by lib/placement.py), as
 #   1. per kernel, topology and context: on-node share over all objects, and

@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
 # postings.sh: split the series (vanilla..patched of build/linux) into the
 # postings that go to the lists, and write them.
 #

@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
 # run-id.sh: print a new run id, DATE-COMMIT: the UTC start time and the
 # repository's commit ("+dirty" with uncommitted changes to tracked files).
 # check.sh and compare.sh record it with what they write; cover-letter.sh

@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
 # sparse.sh: build sparse for make lint-series into build/sparse/sparse.
 # Bookworm's sparse (0.6.4) predates __typeof_unqual__, so Linux 7.3's
 # scripts/checker-valid.sh rejects it and kbuild silently drops C=1.  The

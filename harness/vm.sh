@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
 # vm.sh KERNEL TOPOLOGY [CASE-PATTERN]: boot build/kernels/KERNEL in QEMU with
 # the topology TOPOLOGY (a name in harness/topo/, or a file's path), run
 # the guest test cases, power off.  The only place a QEMU command line is built.

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0
 # shellcheck shell=bash
 # apt.sh: a private apt configuration under a build/ directory, for the
 # scripts that fetch Debian packages without installing anything (kernel

@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
 # attr-report.sh: a placement report in the inspector's record format
 # (include/scsi_numa_inspect.h, version 1) read from the kernel's own
 # numa_node attributes instead of the inspector, for a machine where the

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0
 # shellcheck shell=bash
 # attrs_agree RECORDS: the series' node attributes against the placement
 # inspector's report RECORDS, object for object where both see it:

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0
 # shellcheck shell=bash
 # shellcheck source-path=SCRIPTDIR
 # Sourced by every guest test case (and by run-cases, guest-compare).

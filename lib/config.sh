@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0
 # shellcheck shell=bash
 # config.sh: the settings a user may change, and their defaults -- the one
 # place either lives.  Sourced by every script a make target runs (and by

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0
 """cpulist.py: the Python's one parser of CPU and node lists as sysfs, the
 topology files (harness/topo/) and blk-mq's cpu_list write them:
 "0-1,4", "" = none.  The language of cpulist.sh (the shell's parser), which

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0
 # shellcheck shell=bash
 # cpulist.sh: the shell's one parser of CPU and node lists as sysfs and the
 # topology files (harness/topo/) write them: "0-1,4", "" = none.

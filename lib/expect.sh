@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0
 # shellcheck shell=bash
 # expect_of KERNEL: what the host requires a kernel of that name to be --
 # "vanilla" (build/kernels/vanilla*: without the series) or "patched" (any

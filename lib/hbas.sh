@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0
 # shellcheck shell=bash
 # hbas.sh: driving the hosts and their disks: the topology's HBA drivers
 # loaded from a chosen CPU, a host's devices deleted and rescanned from a

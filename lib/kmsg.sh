@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0
 # shellcheck shell=bash
 # Kernel log judging, sourced by run-cases, guest-init and guest-compare.
 #

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0
 # shellcheck shell=bash
 # kunit.sh: one KUnit suite of the series run in the guest (cases 30, 31):
 # its module loaded, its KTAP kept in SCSI_NUMA_OUT and judged.  Needs

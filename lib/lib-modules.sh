@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0
 # shellcheck shell=bash
 # lib_modules KMODS [BUILD]: give a guest (whose root is the host's /,
 # read-only over 9p) the running kernel's modules in /lib/modules/$(uname -r),

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0
 # shellcheck shell=bash
 # phase.sh: the times of make check's phases.  deps, lint and kernels are
 # separate make targets that run before check.sh; none of them hands

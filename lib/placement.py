@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0
 """Turn scsi_numa_inspect records into a placement verdict.
 
 placement.py RECORDS (--hosts NAME[,NAME..] | --hostno H[,H..]) --node N --context LABEL

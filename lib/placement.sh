@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0
 # shellcheck shell=bash
 # placement.sh: measuring where a host's objects are and judging it: the
 # inspector's report (scsi_numa_inspect.ko, or the numa_node attributes

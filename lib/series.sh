@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0
 # shellcheck shell=bash
 # series.sh: which series a run measured, sourced by check.sh and
 # compare.sh, which record it beside their figures so that cover-letter.sh

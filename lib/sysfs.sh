@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0
 # shellcheck shell=bash
 # sysfs.sh: where the SCSI hosts, their devices and disks are, read from
 # /sys: hosts by driver name, a host's devices (H:C:T:L), a device's block

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0
 # shellcheck shell=bash
 # topology.sh: facts computed from the topology file alone (TOPO_NODES,
 # TOPO_NODE_CPUS, TOPO_NODE_ABSENT_CPUS, TOPO_NODE_MEM_MB, TOPO_DISTANCES;

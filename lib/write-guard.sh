@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0
 # shellcheck shell=bash
 # write-guard.sh: the one rule for writing to a device, shared by
 # fio-jobs/run.sh (its write jobs) and harness/host-check.sh (case 50's

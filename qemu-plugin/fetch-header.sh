@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
 # fetch-header.sh [OUTDIR]: fetch the QEMU plugin API header (qemu-plugin.h)
 # of exactly the installed QEMU from Debian's `qemu` source package.
 #

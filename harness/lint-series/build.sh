@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0
 # shellcheck shell=bash
 # lint-series/build.sh, sourced by lint-series.sh: the build step.
 #   Every .c file C adds or modifies that is part of this config's build

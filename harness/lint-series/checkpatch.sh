@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0
 # shellcheck shell=bash
 # lint-series/checkpatch.sh, sourced by lint-series.sh: the checkpatch step.
 #   scripts/checkpatch.pl --strict on "git format-patch -1 C", run in the

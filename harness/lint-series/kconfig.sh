@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0
 # shellcheck shell=bash
 # lint-series/kconfig.sh, sourced by lint-series.sh: the one config every
 # commit is built in, and which files it builds.

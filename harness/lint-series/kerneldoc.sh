@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0
 # shellcheck shell=bash
 # lint-series/kerneldoc.sh, sourced by lint-series.sh: the kernel-doc step.
 #   scripts/kernel-doc -none -Wall on every .c/.h file C adds or modifies,

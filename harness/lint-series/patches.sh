@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0
 # shellcheck shell=bash
 # lint-series/patches.sh, sourced by lint-series.sh: "patches/ is the
 # series", once after the commits.  The files listed in patches/series are

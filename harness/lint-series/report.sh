@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0
 # shellcheck shell=bash
 # lint-series/report.sh, sourced by lint-series.sh: the output.
 #   res STATUS TEXT   one check's line ("    ok   ..." / "    FAIL ..."); a

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0
 # shellcheck shell=bash
 # lint-series/subject.sh, sourced by lint-series.sh: the subject step.
 #   At most 75 characters, no final period, and the prefix of a subsystem

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0
 # shellcheck shell=bash
 # lint-series/warnings.sh, sourced by lint-series.sh: warnings compared as
 # multisets, for the build step (build.sh) and kernel-doc (kerneldoc.sh).

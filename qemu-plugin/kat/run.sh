@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
 # kat/run.sh [--no-baseline] [KERNEL]: known-answer test of the scsi_numa_meter plugin.
 #
 # Boots build/kernels/KERNEL (default vanilla; its bzImage waited for up to

@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
 # test_run_cases.sh (make lint): the case runner's own test, as blktests'
 # tests/meta: test/run-cases runs the fake cases of test/meta/cases (pass,
 # fail, skip with a reason, past its "# timeout:", a kernel-log warning in

@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
 # test_config.sh (make lint): lib/config.sh against config.example and
 # its own rules, in a scratch copy (no environment settings, no config):
 # config.example's setting lines (#NAME= or NAME=) are exactly the

@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
 # test_cover_letter.sh (make lint): cover-letter.sh on recorded inputs
 # (test_data/cover-letter, see its README): the placement, allocation,
 # check and compare figures come from that data; figures of another make

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0
 """Unit tests of cpulist.py, run by make lint (harness/lint.sh):
 lists written by hand, malformed ones that must raise, and the well-formed
 ones checked against cpulist.sh's cpulist_expand, the shell's parser of

@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
 # test_cpulist.sh (make lint): cpulist.sh against lists written by hand,
 # under set -euo pipefail as fio-jobs/run.sh sources it.  Exit 1 with the
 # cases that differ.

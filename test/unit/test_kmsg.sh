@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
 # test_kmsg.sh (make lint): the kernel-log judge of kmsg.sh can fail.  Every
 # line of test_data/kmsg/bad-lines.txt, put alone into an otherwise clean
 # log, must make kmsg_judge exit 1 and quote that line; the clean log must

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0
 """Unit tests of placement.py on recorded reports (test_data/), run by make
 lint.  The reports are small hand-written inputs whose right verdict is
 known: a patched-like report (every object on its expected node), the same

@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
 # test_poweroff.sh (make lint): the shutdown judge, kmsg_judge_poweroff of
 # lib/kmsg.sh, passes a console log that powers off cleanly and fails each
 # way a shutdown goes wrong: init killed (the panic the old sysrq-o + sleep
