@@ -36,7 +36,7 @@ else
 	echo "lint: shellcheck missing (make deps installs it)"; rc=1
 fi
 py=(lib/placement.py lib/cpulist.py test/unit/test_placement.py test/unit/test_cpulist.py
-    fio-jobs/*.py)
+    fio-jobs/*.py qemu-plugin/kat/split.py)
 if command -v pyflakes3 >/dev/null; then
 	step "pyflakes (${#py[@]} files)" pyflakes3 "${py[@]}"
 else
