@@ -47,6 +47,11 @@ while [ ! -f "$top/build/kernels/$kernel/bzImage" ] && [ "$i" -lt 20 ]; do
 	i=$((i + 1))
 done
 [ -f "$top/build/kernels/$kernel/bzImage" ] || die "no kernel build/kernels/$kernel/bzImage"
+# One KAT at a time (make check and make compare may run side by side):
+# its run directories and the plugin's build are shared.
+mkdir -p "$runs"
+exec 9> "$top/build/.kat.lock"
+flock 9 || die "cannot lock build/.kat.lock"
 nice -n 10 make -s -C "$top/qemu-plugin" all || die "build failed"
 
 boot() { # NAME [VAR=VALUE..]: boot the KAT guest with vm.sh (TCG, the
