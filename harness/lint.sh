@@ -20,6 +20,17 @@ step() {
 	"$@" || { echo "lint: FAILED: $*"; rc=1; nfailed=$((nfailed + 1)); }
 }
 
+# unittests DIR: the unittest modules test_*.py of DIR; a run that finds
+# no test ("Ran 0 tests ... OK", exit 0) fails.
+unittests() {
+	local out
+	out=$(python3 -m unittest discover -q -s "$1" -p 'test_*.py' 2>&1)
+	local st=$?
+	echo "$out" | grep -v '^$'
+	[ "$st" = 0 ] || return 1
+	echo "$out" | grep -qE '^Ran [1-9][0-9]* tests? ' || { echo "no test found in $1/test_*.py"; return 1; }
+}
+
 shell=(harness/*.sh harness/lint-series/*.sh harness/guest-init harness/guest-compare lib/*.sh
        test/run-cases test/cases/* test/unit/*.sh test/meta/*.sh test/meta/cases/* fio-jobs/run.sh .ci/run
        qemu-plugin/*.sh qemu-plugin/kat/run.sh qemu-plugin/kat/guest-run
@@ -44,7 +55,7 @@ else
 fi
 step "SPDX line in every source file" harness/spdx-check.sh
 step "placement.py unit tests" python3 test/unit/test_placement.py
-step "fio-jobs unit tests (stats.py, reports, meter)" python3 -m unittest discover -q -s fio-jobs -p 'test_*.py'
+step "fio-jobs unit tests (stats.py, reports, meter)" unittests fio-jobs
 step "kernel-log judge test" test/unit/test_kmsg.sh
 step "shutdown judge test" test/unit/test_poweroff.sh
 step "cover letter test (recorded inputs)" test/unit/test_cover_letter.sh
