@@ -25,7 +25,7 @@ case $topo in
 *) topofile=$top/harness/topo/$topo ;;
 esac
 run=$top/build/runs/${VM_RUN:-$kernel-$topo}
-# A KASAN kernel under TCG needs hours for every case (README, check-full).
+# A KASAN kernel under TCG needs hours for every case (harness/README, check-full).
 timeout_s=$VM_TIMEOUT
 grep -qx CONFIG_KASAN=y "$kdir/.config" 2>/dev/null && timeout_s=$((VM_TIMEOUT * 5))
 die() { echo "vm: $*" >&2; exit 2; }
@@ -132,7 +132,7 @@ args+=(-fsdev "local,id=fsroot,path=/,security_model=none,readonly=on,multidevs=
 
 # The HBAs of TOPO_HBAS (driver names), each with one disk, all behind one
 # expander bridge on TOPO_DEV_NODE (on a one-node machine: the root bus).
-# No HBAs (qemu-plugin/kat/topo): no bridge.
+# No HBAs (qemu-plugin/kat/kat-2x2): no bridge.
 bus=""
 if [ "$TOPO_NODES" -gt 1 ] && [ -n "${TOPO_HBAS:-}" ]; then
 	args+=(-device "pxb,id=pxb0,bus_nr=64,numa_node=$TOPO_DEV_NODE")
