@@ -306,5 +306,5 @@ def perf_table(rows, baseline, label):
     out = render_table(["target", "job", "qd", "submitter", "event (kernel mode)",
                                      baseline + " /IO", label + " /IO", "ratio"], lines, 3)
     out += ["", "perf stat -a counts of the event during each fio run / the I/Os of the run",
-            "(block layer, else fio), mean over the repetitions (events: fio-jobs/README)."]
+            "(block layer, else fio), mean over the repetitions (events: fio-jobs/README.compare)."]
     return "\n".join(out) + "\n"
