@@ -1,7 +1,7 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 # check.sh [--churn long] [--no-kat] RUN..: boot each run's kernel in its topology, run the guest
-# cases it names, print each run's TAP, then a summary: per run the case
+# cases it names, stream each run's results, then a summary: per run the case
 # counts and, per placement context, the share of objects on their
 # expected node per object kind.  RUN is KERNEL:TOPOLOGY[:CASES[:LABEL]]:
 # what KERNEL must be follows from its name (lib/expect.sh), CASES is a

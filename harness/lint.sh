@@ -1,13 +1,14 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 # lint.sh (make lint): the host-side checks, in seconds, before any guest
-# boots: shellcheck over every shell script of the harness, the cases and
-# fio-jobs (following sourced files); pyflakes over the Python; the
-# placement checker's unit tests on recorded reports; fio-jobs' unit tests
-# (stats.py, the reports); the kernel-log judge against lines it must fail on;
-# cover-letter.sh on recorded inputs; the cpulist parsers (shell, Python);
-# the case runner on fake cases (test/meta/); every topology file sourced
-# and checked for the fields vm.sh and the cases need.  Exit 1 on any finding.
+# boots: an SPDX line in every source file; shellcheck over every shell
+# script (harness, cases, fio-jobs, the meter's KAT, blktests/), following
+# sourced files; pyflakes over the Python; the unit tests (placement.py on
+# recorded reports, fio-jobs' unittest modules, the kernel-log and the
+# shutdown judges, cover-letter.sh on recorded inputs, the cpulist parsers,
+# the settings); the case runner on fake cases (test/meta/); every topology
+# file sourced and checked for the fields vm.sh and the cases need.  Exit 1
+# on any finding.
 set -u
 top=$(cd "$(dirname "$0")/.." && pwd)
 cd "$top" || exit 1

@@ -7,7 +7,9 @@
 # The guest's root is the host's / over 9p, read-only; results come back on
 # a second, writable 9p share (build/runs/KERNEL-TOPOLOGY/out), separate from
 # the console (build/runs/KERNEL-TOPOLOGY/console.log).  Prints the guest's
-# TAP; exits with the guest's status, or 124 when the host-side timeout hit.
+# TAP; exits with the guest's status, else 124 when the host-side timeout
+# hit, 3 when the guest left no status, 5 when a passed guest did not power
+# off cleanly (its shutdown is judged: lib/kmsg.sh), 2 on a setup error.
 # VM_RUN names the run directory (default KERNEL-TOPOLOGY); VM_CMDLINE adds
 # kernel parameters (scsi_numa.mode=compare selects the fio comparison instead of
 # the test cases, see compare.sh; scsi_numa.mode=run scsi_numa.run=PATH a program of the
