@@ -191,7 +191,7 @@ def fmt_table(rows, baseline):
             "ratio: mean IOPS / the baseline's; its 95% CI by the delta method",
             "on log(ratio) with Welch-Satterthwaite degrees of freedom.",
             MARGIN_TEXT,
-            "VM results: no-regression check only, never a NUMA gain (see README)."]
+            "VM results: no-regression check only, never a NUMA gain (see fio-jobs/README)."]
     summary = verdict_summary(rows)
     if summary:
         out += [""] + summary
@@ -306,5 +306,5 @@ def perf_table(rows, baseline, label):
     out = render_table(["target", "job", "qd", "submitter", "event (kernel mode)",
                                      baseline + " /IO", label + " /IO", "ratio"], lines, 3)
     out += ["", "perf stat -a counts of the event during each fio run / the I/Os of the run",
-            "(block layer, else fio), mean over the repetitions (events: README)."]
+            "(block layer, else fio), mean over the repetitions (events: fio-jobs/README.compare)."]
     return "\n".join(out) + "\n"

@@ -218,5 +218,28 @@ class Tables(MeterCase):
         self.assertNotIn("IRQ", otab)
 
 
+class KatSplit(unittest.TestCase):
+    """qemu-plugin/kat/split.py, the known-answer test's view of the report's
+    split, run as the KAT runs it: window 1 of the fixture, submitters CPU 0
+    on node 0, kernel mode.  By hand: vCPU 0's remote kernel accesses are
+    200 + 100 = 300 (submit side); vCPU 1's 100 and vCPU 2's 60 + 40 are the
+    other side, 200; vCPU 4 has no node and is left out."""
+
+    def test_split_script(self):
+        import subprocess
+        script = os.path.join(HERE, "..", "qemu-plugin", "kat", "split.py")
+        with tempfile.TemporaryDirectory() as tmp:
+            path = os.path.join(tmp, "meter.txt")
+            with open(path, "w") as f:
+                f.write(METER)
+            env = dict(os.environ, PYTHONPATH=HERE)
+            out = subprocess.run([sys.executable, script, path, "1", "0", "0", "kernel"],
+                                 env=env, capture_output=True, text=True)
+            self.assertEqual((out.returncode, out.stdout.strip()), (0, "300 200"), out.stderr)
+            out = subprocess.run([sys.executable, script, path, "2", "0", "0", "user"],
+                                 env=env, capture_output=True, text=True)
+            self.assertEqual(out.returncode, 1, out.stdout)
+
+
 if __name__ == "__main__":
     unittest.main()

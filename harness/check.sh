@@ -1,7 +1,7 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 # check.sh [--churn long] [--no-kat] RUN..: boot each run's kernel in its topology, run the guest
-# cases it names, print each run's TAP, then a summary: per run the case
+# cases it names, stream each run's results, then a summary: per run the case
 # counts and, per placement context, the share of objects on their
 # expected node per object kind.  RUN is KERNEL:TOPOLOGY[:CASES[:LABEL]]:
 # what KERNEL must be follows from its name (lib/expect.sh), CASES is a
@@ -62,6 +62,8 @@ for spec in "$@"; do
 	IFS=: read -r k t c label <<< "$spec"
 	runs+=("$k $t $(expect_of "$k") ${c:-*} ${label:-}")
 done
+[ ${#runs[@]} -gt 0 ] ||
+	{ echo "check: no runs given (KERNEL:TOPOLOGY[:CASES[:LABEL]] ..., the Makefile's CHECK_RUNS)" >&2; exit 2; }
 # The run directory: build/runs/K-TOPO[-LABEL].
 rname() { echo "$1-$2${3:+-$3}"; }
 # stream_tap TAP DONE NAME: print TAP's result and "# case" lines as the
@@ -93,10 +95,9 @@ for r in "${runs[@]}"; do
 	# check-full: the long churn, with room for it.
 	churn="" vmt=$VM_TIMEOUT
 	[ -n "$churn_long" ] && churn=500 vmt=$((VM_TIMEOUT > 3600 ? VM_TIMEOUT : 3600))
-	# The debug (KASAN) kernel under TCG: every case 3-10 times slower
-	# (measured: boot and setup 8 min, bad input 13 min, 50 churn cycles
-	# 25 min), so the short churn (500 cycles would take some 4 hours);
-	# vm.sh gives a KASAN kernel 5 times VM_TIMEOUT.
+	# The debug (KASAN) kernel under TCG runs every case several times
+	# slower: the short churn; vm.sh gives a KASAN kernel 5 times
+	# VM_TIMEOUT.
 	[ "$k" = debug ] && churn="" vmt=$VM_TIMEOUT
 	# No TAP, rc or time of an earlier check may be streamed or read.
 	rm -f "$top/build/runs/$n/out/tap" "$top/build/runs/$n.rc" "$top/build/runs/$n.time"
@@ -165,15 +166,19 @@ done
 kat="skipped (--no-kat)" katf=0 kat_start=$(date +%s)
 if [ -n "$kat_run" ]; then
 	echo "# ==== meter known-answer test"
-	if make -s -C "$top/qemu-plugin" > "$top/build/runs/kat.log" 2>&1 &&
-	   make -s -C "$top/qemu-plugin" test >> "$top/build/runs/kat.log" 2>&1 &&
-	   "$top/qemu-plugin/kat/run.sh" --no-baseline vanilla >> "$top/build/runs/kat.log" 2>&1; then
+	# The plugin's build is shared with a make compare beside this one
+	# (kat/run.sh takes the same lock for the KAT itself); the log is this
+	# check's own.
+	katlog=$top/build/runs/kat-check.log
+	if flock "$top/build/.kat.lock" make -s -C "$top/qemu-plugin" > "$katlog" 2>&1 &&
+	   flock "$top/build/.kat.lock" make -s -C "$top/qemu-plugin" test >> "$katlog" 2>&1 &&
+	   "$top/qemu-plugin/kat/run.sh" --no-baseline vanilla >> "$katlog" 2>&1; then
 		kat="ok"
-		grep -E '^objects-test:' "$top/build/runs/kat.log"
-		grep -E '^(ok|kat:)' "$top/build/runs/kat.log" | tail -n 12
+		grep -E '^objects-test:' "$katlog"
+		grep -E '^(ok|kat:)' "$katlog" | tail -n 12
 	else
-		kat="FAILED (build/runs/kat.log)" katf=1
-		tail -n 30 "$top/build/runs/kat.log"
+		kat="FAILED (build/runs/kat-check.log)" katf=1
+		tail -n 30 "$katlog"
 	fi
 fi
 
@@ -231,4 +236,9 @@ echo "times: $(printf '%s\n' "${times[@]}" | awk '$1 == "phase" { printf "%s%s %
 echo "check: $tp cases passed, $tf failed, $ts skipped, $tr reported;" \
      "$trp run checks passed, $trf failed (boot, teardown, kernel log); meter known-answer test: $kat;" \
      "logs: build/runs/<run>/ (tap, console.log, out/), build/check/"
+# Runs that ran no case at all prove nothing: that fails too.
+if [ $((tp + tf + ts + tr)) = 0 ]; then
+	echo "check: FAILED: no case ran in any run"
+	exit 1
+fi
 [ "$tf" = 0 ] && [ "$trf" = 0 ] && [ "$katf" = 0 ]

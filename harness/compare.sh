@@ -56,23 +56,26 @@ icount=$COMPARE_ICOUNT
 irqmode=$COMPARE_IRQ
 mark=$top/build/qemu-plugin/scsi_numa_meter_mark
 if [ -n "$meter" ]; then
-	make -s -C "$top/qemu-plugin" >/dev/null || { echo "compare: cannot build the meter (qemu-plugin/)" >&2; exit 1; }
+	mkdir -p "$top/build/runs"
+	# The plugin's build is shared with a make check beside this one.
+	flock "$top/build/.kat.lock" make -s -C "$top/qemu-plugin" >/dev/null ||
+		{ echo "compare: cannot build the meter (qemu-plugin/)" >&2; exit 1; }
 	[ -x "$mark" ] || { echo "compare: no $mark" >&2; exit 1; }
 	# The charts are optional: report.py skips them, with one line, without gnuplot.
 	command -v gnuplot >/dev/null || echo "compare: gnuplot missing: no charts (apt-get install gnuplot-nox)" >&2
 	# The meter proves itself before it is trusted: its unit tests and the
 	# known-answer test (qemu-plugin/kat, about 1 min) on this QEMU, else
 	# no comparison.
-	mkdir -p "$top/build/runs"
-	echo "compare: the meter's known-answer test (build/runs/kat.log)" >&2
-	if ! { make -s -C "$top/qemu-plugin" test &&
+	katlog=$top/build/runs/kat-compare.log
+	echo "compare: the meter's known-answer test (build/runs/kat-compare.log)" >&2
+	if ! { flock "$top/build/.kat.lock" make -s -C "$top/qemu-plugin" test &&
 	       "$top/qemu-plugin/kat/run.sh" --no-baseline vanilla
-	     } > "$top/build/runs/kat.log" 2>&1; then
-		tail -n 20 "$top/build/runs/kat.log" >&2
+	     } > "$katlog" 2>&1; then
+		tail -n 20 "$katlog" >&2
 		echo "compare: the meter failed its known-answer test: no comparison" >&2
 		exit 1
 	fi
-	grep -E '^kat: PASS' "$top/build/runs/kat.log" >&2
+	grep -E '^kat: PASS' "$katlog" >&2
 fi
 rm -rf "$out"
 mkdir -p "$out"

@@ -25,7 +25,9 @@ set -u
 #   series   make lint-series: checkpatch's SPDX check (python3-ply,
 #            python3-git), sparse's source (dpkg-source; bookworm's sparse
 #            is only the last fallback: harness/sparse.sh)
-#   compare  make compare: fio-jobs/run.sh's numactl, the charts
+#   compare  make compare: fio-jobs/run.sh's numactl
+#   charts   the comparison's charts (gnuplot): optional, no target needs
+#            it (report.py says so and skips them); make deps installs it
 declare -A group=(
 	[base]="git make gcc python3 util-linux xz-utils"
 	[tree]="rsync"
@@ -34,9 +36,10 @@ declare -A group=(
 	[meter]="dpkg-dev"
 	[lint]="shellcheck pyflakes3"
 	[series]="python3-ply python3-git dpkg-dev sparse"
-	[compare]="numactl gnuplot-nox"
+	[compare]="numactl"
+	[charts]="gnuplot-nox"
 )
-order=(base tree kernel guest meter lint series compare)
+order=(base tree kernel guest meter lint series compare charts)
 if [ "${1:-}" = --list ]; then
 	for g in "${order[@]}"; do printf '  %-8s %s\n' "$g" "${group[$g]}"; done
 	exit 0

@@ -23,7 +23,7 @@ g() { git -C "$tree" "$@"; }
 	{ echo "export: $tree has uncommitted changes: commit them first" >&2; exit 1; }
 # The cover letter's inputs, before anything is written.
 "$top/harness/cover-letter.sh" --inputs ||
-	{ echo "export: refused: the cover letter's figures above are not from one make check run; nothing exported" >&2; exit 1; }
+	{ echo "export: refused for the reason cover-letter.sh gives above; nothing exported" >&2; exit 1; }
 tmp=$(mktemp -d)
 g format-patch -q --zero-commit --no-signature --no-base -o "$tmp" vanilla..patched
 # Files the kernel's (Debian's) .gitignore hides never reach a commit:

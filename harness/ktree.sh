@@ -105,11 +105,23 @@ head=$(g rev-parse patched)
 if [ "$want" = "$stamp_hash" ] && [ "$head" = "$stamp_head" ]; then
 	exit 0
 fi
+# patches/ unchanged since this tree was laid out, and branch patched moved
+# on from vanilla: work on the series in progress (harness/README, "Working
+# on the series": edit, commit, make check, make export).  The tree is the
+# newer copy: keep it, so that make check builds and tests it and make
+# export writes it back.  Kernels build from a private worktree at the
+# commit, so uncommitted changes are only named.
+if [ "$want" = "$stamp_hash" ] && g merge-base --is-ancestor vanilla "$head" 2>/dev/null; then
+	echo "ktree: branch patched in $tree is not what patches/ holds (not exported yet): building it as it is; make export writes it back"
+	[ -z "$(g status --porcelain --untracked-files=no)" ] ||
+		echo "ktree: $tree has uncommitted changes: they are not built (commit them)"
+	exit 0
+fi
 if [ -n "$(g status --porcelain --untracked-files=no)" ]; then
 	die "$tree has uncommitted changes: commit them and 'make export', or discard them"
 fi
 if [ "$head" != "$stamp_head" ] && [ "$head" != "$(g rev-parse vanilla)" ]; then
-	die "branch 'patched' in $tree has commits that were never exported: 'make export' first (or 'git -C $tree reset --hard vanilla' to drop them)"
+	die "patches/ changed, and branch 'patched' in $tree has commits that were never exported: 'make export' them first, or drop them ('git -C $tree reset --hard vanilla')"
 fi
 
 g checkout -q patched

@@ -1,13 +1,14 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 # lint.sh (make lint): the host-side checks, in seconds, before any guest
-# boots: shellcheck over every shell script of the harness, the cases and
-# fio-jobs (following sourced files); pyflakes over the Python; the
-# placement checker's unit tests on recorded reports; fio-jobs' unit tests
-# (stats.py, the reports); the kernel-log judge against lines it must fail on;
-# cover-letter.sh on recorded inputs; the cpulist parsers (shell, Python);
-# the case runner on fake cases (test/meta/); every topology file sourced
-# and checked for the fields vm.sh and the cases need.  Exit 1 on any finding.
+# boots: an SPDX line in every source file; shellcheck over every shell
+# script (harness, cases, fio-jobs, the meter's KAT, blktests/), following
+# sourced files; pyflakes over the Python; the unit tests (placement.py on
+# recorded reports, fio-jobs' unittest modules, the kernel-log and the
+# shutdown judges, cover-letter.sh on recorded inputs, the cpulist parsers,
+# the settings); the case runner on fake cases (test/meta/); every topology
+# file sourced and checked for the fields vm.sh and the cases need.  Exit 1
+# on any finding.
 set -u
 top=$(cd "$(dirname "$0")/.." && pwd)
 cd "$top" || exit 1
@@ -18,6 +19,17 @@ step() {
 	echo "lint: $1"; shift
 	nsteps=$((nsteps + 1))
 	"$@" || { echo "lint: FAILED: $*"; rc=1; nfailed=$((nfailed + 1)); }
+}
+
+# unittests DIR: the unittest modules test_*.py of DIR; a run that finds
+# no test ("Ran 0 tests ... OK", exit 0) fails.
+unittests() {
+	local out
+	out=$(python3 -m unittest discover -q -s "$1" -p 'test_*.py' 2>&1)
+	local st=$?
+	echo "$out" | grep -v '^$'
+	[ "$st" = 0 ] || return 1
+	echo "$out" | grep -qE '^Ran [1-9][0-9]* tests? ' || { echo "no test found in $1/test_*.py"; return 1; }
 }
 
 shell=(harness/*.sh harness/lint-series/*.sh harness/guest-init harness/guest-compare lib/*.sh
@@ -36,7 +48,7 @@ else
 	echo "lint: shellcheck missing (make deps installs it)"; rc=1
 fi
 py=(lib/placement.py lib/cpulist.py test/unit/test_placement.py test/unit/test_cpulist.py
-    fio-jobs/*.py)
+    fio-jobs/*.py qemu-plugin/kat/split.py)
 if command -v pyflakes3 >/dev/null; then
 	step "pyflakes (${#py[@]} files)" pyflakes3 "${py[@]}"
 else
@@ -44,7 +56,7 @@ else
 fi
 step "SPDX line in every source file" harness/spdx-check.sh
 step "placement.py unit tests" python3 test/unit/test_placement.py
-step "fio-jobs unit tests (stats.py, reports, meter)" python3 -m unittest discover -q -s fio-jobs -p 'test_*.py'
+step "fio-jobs unit tests (stats.py, reports, meter)" unittests fio-jobs
 step "kernel-log judge test" test/unit/test_kmsg.sh
 step "shutdown judge test" test/unit/test_poweroff.sh
 step "cover letter test (recorded inputs)" test/unit/test_cover_letter.sh

@@ -7,7 +7,9 @@
 # The guest's root is the host's / over 9p, read-only; results come back on
 # a second, writable 9p share (build/runs/KERNEL-TOPOLOGY/out), separate from
 # the console (build/runs/KERNEL-TOPOLOGY/console.log).  Prints the guest's
-# TAP; exits with the guest's status, or 124 when the host-side timeout hit.
+# TAP; exits with the guest's status, else 124 when the host-side timeout
+# hit, 3 when the guest left no status, 5 when a passed guest did not power
+# off cleanly (its shutdown is judged: lib/kmsg.sh), 2 on a setup error.
 # VM_RUN names the run directory (default KERNEL-TOPOLOGY); VM_CMDLINE adds
 # kernel parameters (scsi_numa.mode=compare selects the fio comparison instead of
 # the test cases, see compare.sh; scsi_numa.mode=run scsi_numa.run=PATH a program of the
@@ -25,7 +27,7 @@ case $topo in
 *) topofile=$top/harness/topo/$topo ;;
 esac
 run=$top/build/runs/${VM_RUN:-$kernel-$topo}
-# A KASAN kernel under TCG needs hours for every case (README, check-full).
+# A KASAN kernel under TCG needs hours for every case (harness/README, check-full).
 timeout_s=$VM_TIMEOUT
 grep -qx CONFIG_KASAN=y "$kdir/.config" 2>/dev/null && timeout_s=$((VM_TIMEOUT * 5))
 die() { echo "vm: $*" >&2; exit 2; }
@@ -132,7 +134,7 @@ args+=(-fsdev "local,id=fsroot,path=/,security_model=none,readonly=on,multidevs=
 
 # The HBAs of TOPO_HBAS (driver names), each with one disk, all behind one
 # expander bridge on TOPO_DEV_NODE (on a one-node machine: the root bus).
-# No HBAs (qemu-plugin/kat/topo): no bridge.
+# No HBAs (qemu-plugin/kat/kat-2x2): no bridge.
 bus=""
 if [ "$TOPO_NODES" -gt 1 ] && [ -n "${TOPO_HBAS:-}" ]; then
 	args+=(-device "pxb,id=pxb0,bus_nr=64,numa_node=$TOPO_DEV_NODE")

@@ -3,7 +3,7 @@
 # attr-report.sh: a placement report in the inspector's record format
 # (include/scsi_numa_inspect.h, version 1) read from the kernel's own
 # numa_node attributes instead of the inspector, for a machine where the
-# inspector cannot be built (harness/host-check):
+# inspector cannot be built (harness/host-check.sh):
 #   /sys/class/scsi_host/hostN/numa_node              -> obj N shost host NODE attr
 #   /sys/kernel/debug/block/<disk>/hctx<Q>/numa_node  -> obj N hctx C:T:L/hctxQ NODE attr
 # The host line's device node is the nearest ancestor's numa_node, as case

@@ -43,8 +43,13 @@ lib_modules() {
 kernel_build_dir() {
 	local kdir=$1 kb
 	kb=$(readlink "$kdir/lib/modules/$(cat "$kdir/kernel.release" 2>/dev/null)/build") || return 1
+	# safe.directory: the guest runs as root over a 9p share that shows the
+	# host user's files as that user's, and git refuses a repository of
+	# another owner ("dubious ownership"): the guest and the host (judging
+	# as that user) must come to the same answer.
 	cmp -s "$kdir/System.map" "$kb/System.map" &&
-		[ "$(git -C "$kb/.." rev-parse "HEAD^{tree}" 2>/dev/null)" = \
-		  "$(git -C "$kb/.." rev-parse "$(cut -d' ' -f1 "$kdir/commit")^{tree}" 2>/dev/null)" ] || return 1
+		[ "$(git -c safe.directory='*' -C "$kb/.." rev-parse "HEAD^{tree}" 2>/dev/null)" = \
+		  "$(git -c safe.directory='*' -C "$kb/.." rev-parse "$(cut -d' ' -f1 "$kdir/commit")^{tree}" 2>/dev/null)" ] ||
+		return 1
 	echo "$kb"
 }

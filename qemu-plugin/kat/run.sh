@@ -18,7 +18,7 @@
 #   (the 8N-byte sweeps stream through a cache 8x smaller), and, in each
 #   window, the other user-mode pair/direction of cpu_node 0 <= tolerance;
 #   w4 per vCPU: vcpu 0 0->1 reads = N, vcpu 2 1->0 reads = N/2, vcpus 1
-#   and 3 <= tolerance, and fio-jobs/meter_report.py's split with fio's
+#   and 3 <= tolerance, and fio-jobs/meter_metrics.py's split with fio's
 #   CPUs = 0-1 (node 0) puts N on the submit side, N/2 on the other;
 #   window 5 (guest-run: scsi_numa_meter_mark start; dump; stop) exists,
 # tolerance = N/1000 + 64.  Then it boots the same guest without the plugin
@@ -47,6 +47,11 @@ while [ ! -f "$top/build/kernels/$kernel/bzImage" ] && [ "$i" -lt 20 ]; do
 	i=$((i + 1))
 done
 [ -f "$top/build/kernels/$kernel/bzImage" ] || die "no kernel build/kernels/$kernel/bzImage"
+# One KAT at a time (make check and make compare may run side by side):
+# its run directories and the plugin's build are shared.
+mkdir -p "$runs"
+exec 9> "$top/build/.kat.lock"
+flock 9 || die "cannot lock build/.kat.lock"
 nice -n 10 make -s -C "$top/qemu-plugin" all || die "build failed"
 
 boot() { # NAME [VAR=VALUE..]: boot the KAT guest with vm.sh (TCG, the
@@ -128,14 +133,10 @@ check "w4 vcpu 1 user reads+writes" 0 "$(vsum 4 1 user)" max
 check "w4 vcpu 3 user reads+writes" 0 "$(vsum 4 3 user)" max
 check "w4 user cpu_node 1->0 reads (node record)" "$half" "$(get 4 1 0 user reads)"
 # The report's split (what the comparison tables use), fio on CPUs 0-1.
-split=$(python3 - "$top/fio-jobs" "$run/meter.txt" <<'EOF'
-import sys
-sys.path.insert(0, sys.argv[1])
-import meter_report
-c = meter_report.split_counts(meter_report.parse_meter(sys.argv[2])[4], {0, 1}, "0", "user")
-print(c["acc_sub"], c["acc_oth"]) if c else print("0 0")
-EOF
-) || split="0 0"
+# The report's own split code (fio-jobs/meter_metrics.py) through split.py;
+# a failure of it is printed and fails the checks below.
+split=$(PYTHONPATH="$top/fio-jobs" python3 "$top/qemu-plugin/kat/split.py" "$run/meter.txt" 4 0-1 0 user) ||
+	{ echo "kat: FAIL the report's split could not be computed (qemu-plugin/kat/split.py)"; split="0 0"; fail=1; }
 check "w4 report split: submit CPUs 0-1, remote" "$n" "${split% *}"
 check "w4 report split: other CPUs, remote" "$half" "${split#* }"
 w5=$(awk '$1 == "window" && $2 == 5 && $3 == "summary" { print $5 + $7 }' "$run/meter.txt")
