@@ -1,32 +1,40 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 # cover-letter.sh [OUT]: write the series' cover letter (default
-# build/cover-letter/0000-cover-letter.patch, beside it inputs.tsv: which
-# input came from which run) from patches/cover-letter.in, every figure
-# read from the data the harness wrote, never by hand and never from its
-# text output.  Only make export (export.sh) copies it into patches/.
+# build/cover-letter/0000-cover-letter.patch) and beside it evidence.txt
+# (the full tables the letter only summarises) and inputs.tsv (which input
+# came from which run), from patches/cover-letter.in, every figure read
+# from the data the harness wrote, never by hand and never from its text
+# output.  Only make export (export.sh) copies the letter and evidence.txt
+# into patches/.  The letter stays short (at most 120 lines of at most 80
+# columns: test_cover_letter.sh); the tables live in evidence.txt.
 # cover-letter.sh --inputs: print the inputs and their runs; exit 1 when
 # the letter would be refused.
 # Template lines starting with "## " are comments, dropped.
 # cover-letter.sh --body TEMPLATE FILLS: print TEMPLATE filled the same way,
 # without the mail header; a file FILLS/NAME replaces @NAME@ (postings.sh
 # gives each posting its own @NPATCHES@, @DEPENDS@, @SHORTLOG@ this way).
-#   @BASE@             the base and whether the postings apply and build on
-#                      it: build/check-upstream/result (make check-upstream)
+#   @NPATCHES@         the SCSI posting's patch count (postings.sh groups),
+#                      else patches/series' count
+#   @BASE@             the base: build/check-upstream/result (make
+#                      check-upstream) when it is for this series, else the
+#                      counts of patches/base.txt's verdicts
 #   @POSTINGS@         postings.sh plan: the postings, routing, dependencies
-#   @PLACEMENT_SOURCE@ the make check run (its run id) and kernel source:
-#                      build/check/summary.tsv (check.sh)
-#   @PLACEMENT_TABLE@  placement-summary.sh --context over the runs that
-#                      summary.tsv lists (build/runs/RUN/out/placement.tsv)
-#   @ALLOC_CPUS@       out/alloc-cpus.summary (case 12) of its two-node and
-#                      cpuless runs
-#   @CHECK_SUMMARY@    summary.tsv's counts per run, the meter's
-#                      known-answer test, the total
-#   @FIO_TABLE@        build/compare/report.json (make compare): report.py
-#                      --from-json --part iops
-#   @METER@            the same JSON: report.py --from-json --part meter
-#   @ROUTING@          scripts/get_maintainer.pl on each patch of patches/
-#   @SHORTLOG@         git shortlog + diffstat of vanilla..patched
+#   @PLACEMENT_SOURCE@ the make check run (its date, run id) and kernel
+#                      source: build/check/summary.tsv (check.sh)
+#   @PLACEMENT_SUMMARY@ per kernel: objects on the host's node over every
+#                      run of that check (build/runs/RUN/out/placement.tsv)
+#   @CHECK_TOTAL@      summary.tsv's total and the meter's known-answer test
+#   @METER_SUMMARY@    build/compare/report.json (make compare): per
+#                      target, the patched/vanilla ratio of the remote
+#                      accesses and misses per I/O summed over the CPU nodes
+#   @FIO_SUMMARY@      the same JSON: report.py --part iops's verdict line
+#   @EVIDENCE@         the name of the evidence file (patches/evidence.txt)
+#   @SHORTLOG@         git shortlog of the SCSI posting's commits
+# evidence.txt: the placement table (placement-summary.sh --context),
+# allocating CPUs (out/alloc-cpus.summary, case 12, two-node and cpuless
+# runs), report.py --part meter and --part iops, summary.tsv's counts per
+# run, scripts/get_maintainer.pl per patch and the diffstat.
 # Runs: check.sh and compare.sh record a run id (run-id.sh: date-commit)
 # in summary.tsv, build/runs/RUN/run-id and report.json, and the series
 # they measured in summary.tsv and compare/series-commit.  Refused (exit 1,
@@ -55,7 +63,7 @@ rel() { echo "${1#"$top"/}"; }
 missing=()
 # none WHAT: what the letter says for a figure it cannot give (missing[]
 # names the missing inputs on stderr).
-none() { echo "  (not measured: $1)"; }
+none() { echo "(not measured: $1)" | fold -s -w 70 | sed 's/ *$//; s/^/  /; 2,$s/^/  /'; }
 
 # --- the inputs and their runs ----------------------------------------------
 check_id="" ckfail=""
@@ -153,11 +161,86 @@ fi
 [ "$mode" != inputs ] || exit 0
 
 # --- the fills ------------------------------------------------------------------
+kernel_source() { awk -F'\t' '$1 == "kernel_source" { print $2 }' "$summary"; }
+# wrap: stdin folded for a mail (72 columns), each line indented by $1.
+wrap() { fold -s -w $((72 - ${#1})) | sed "s/ *\$//; s/^/$1/"; }
 placement_source() {
 	if [ -n "$check_id" ]; then
-		echo "$(when "$check_id") (run id $check_id), on"
-		awk -F'\t' '$1 == "kernel_source" { print $2 }' "$summary"
-	else echo "no make check data"; fi
+		echo "From make check of $(when "$check_id"), run id $check_id, on $(kernel_source); objects on the host's node:" | wrap ""
+	else none "make check: $(rel "$summary")"; fi
+}
+# The runs of make check that wrote a placement.tsv.
+placement_dirs() {
+	local name topo
+	while read -r name topo; do
+		[ -f "$runs/$name/out/placement.tsv" ] && echo "$runs/$name"
+	done < <(check_runs)
+}
+placement_summary() {
+	local dirs=()
+	mapfile -t dirs < <(placement_dirs)
+	[ ${#dirs[@]} -gt 0 ] || { none "no placement.tsv in the runs of make check"; return; }
+	local d
+	for d in "${dirs[@]}"; do awk -v r="${d##*/}" -F'\t' '{ print r "\t" $0 }' "$d/out/placement.tsv"; done |
+		awk -F'\t' '{ k = $2; if (!(k in all)) order[++n] = k
+			on[k] += $7; all[k] += $8; if (!((k, $1) in seen)) { seen[k, $1] = 1; runs[k]++ }
+			if (!((k, $3, $4) in ctx)) { ctx[k, $3, $4] = 1; nctx[k]++ } }
+			END { for (i = 1; i <= n; i++) { k = order[i]
+				printf "  %-8s %d of %d objects (%.1f%%), %d run%s, %d context%s\n", k, on[k], all[k],
+					all[k] ? 100 * on[k] / all[k] : 0, runs[k], runs[k] == 1 ? "" : "s",
+					nctx[k], nctx[k] == 1 ? "" : "s" } }'
+}
+check_total() {
+	[ -f "$summary" ] || { none "make check: $(rel "$summary")"; return; }
+	awk -F'\t' '$1 == "kat" { kat = $2 }
+		$1 == "total" { t = sprintf("%d cases passed, %d failed, %d skipped, %d reported; %d run checks passed, %d failed", $2, $3, $4, $5, $6, $7) }
+		END { print "Checks: " t "; meter known-answer test: " kat "." }' "$summary" | wrap "  "
+}
+# compare_run: the comparison's run, for the letter.
+compare_run() { echo "($cmp_what of $(when "$cmp_id"), run id $cmp_id)" | wrap "  "; }
+fio_summary() {
+	if [ ! -f "$cmp/report.json" ]; then none "$cmp_what: $(rel "$cmp/report.json")"; return; fi
+	local t
+	t=$(python3 "$top/fio-jobs/report.py" --from-json "$cmp/report.json" --part iops | grep -m 1 '^No regression')
+	[ -n "$t" ] || { none "no verdict line in report.py's IOPS table"; return; }
+	echo "$t" | wrap "  "
+	compare_run
+}
+# meter_summary: per target, the patched/vanilla ratio of the kernel's
+# remote accesses and misses per I/O and of those to the SCSI objects,
+# summed over the CPU nodes (meter_metrics.split_sums, as report.py's
+# split tables), with the 95% CI where there are repetitions.
+meter_summary() {
+	if [ ! -f "$cmp/report.json" ]; then none "$cmp_what: $(rel "$cmp/report.json")"; return; fi
+	local t
+	t=$(python3 - "$top/fio-jobs" "$cmp/report.json" <<'PY'
+import json
+import sys
+sys.path.insert(0, sys.argv[1])
+from iops_table import rejudge
+from meter_metrics import OBJ_SPLIT_COLS, SPLIT_COLS, split_sums
+doc = json.load(open(sys.argv[2]))
+rows, base = doc["rows"], doc["baseline"]
+if not doc.get("have_meter", True):
+    sys.exit(0)
+rejudge(rows, base)
+out = {}
+for cols, what in ((SPLIT_COLS, ("acc", "miss")), (OBJ_SPLIT_COLS, ("obj acc", "obj miss"))):
+    _sums, ratios, spread = split_sums(rows, base, cols)
+    for (g, label), r in ratios.items():
+        cells = out.setdefault((g.name(), label), [])
+        for k, w in ((cols[2], what[0]), (cols[5], what[1])):
+            if r[k] is None:
+                continue
+            ci = spread.get((g, label), {}).get(k, (None, None))[1]
+            cells.append("%s x%.2f" % (w, r[k]) + (" [%.2f, %.2f]" % tuple(ci) if ci else ""))
+for (name, label), cells in out.items():
+    print("%s, %s/%s: %s" % (name, label, base, "; ".join(cells)))
+PY
+) || { none "the meter's sums could not be read from $(rel "$cmp/report.json")"; return; }
+	[ -n "$t" ] || { none "$cmp_what of $(when "$cmp_id") (run $cmp_id) ran without the meter"; return; }
+	echo "$t" | while IFS= read -r l; do echo "$l" | wrap "  " | sed '2,$s/^/  /'; done
+	compare_run
 }
 placement() {
 	local dirs=() name topo
@@ -201,19 +284,15 @@ check_summary() {
 		END { print "  meter known-answer test: " kat
 		      print "  check: " total; print "  (run id " id ", " src ")" }' "$summary"
 }
-routing() {
+maintainers() {
 	local p gm=$tree/scripts/get_maintainer.pl
+	[ -x "$gm" ] || { none "no $(rel "$gm")"; return; }
 	while read -r p; do
 		[ -n "$p" ] || continue
 		echo "  $(sed -n 's/^Subject: \[PATCH[^]]*\] //p' "$top/patches/$p" | head -n 1)"
-		if [ -x "$gm" ]; then
-			(cd "$tree" && "$gm" --no-git --no-git-fallback --no-rolestats "$top/patches/$p" 2>/dev/null) |
-				sed 's/^/      /' | head -n 12
-		fi
+		(cd "$tree" && "$gm" --no-git --no-git-fallback --no-rolestats "$top/patches/$p" 2>/dev/null) |
+			sed 's/^/      /' | head -n 12
 	done < "$top/patches/series"
-	echo
-	echo "  Postings (harness/postings.sh; make export POSTER=... writes them):"
-	postings
 }
 postings() {
 	if [ "$build" != "$top/build" ] || [ ! -d "$tree/.git" ]; then none "no kernel tree $(rel "$tree") (make tree)"
@@ -224,8 +303,7 @@ base() {
 	local r=$build/check-upstream/result series kind
 	series=$(git -C "$tree" rev-parse -q --verify patched 2>/dev/null || true)
 	if [ ! -f "$r" ] || [ "$(sed -n 's/^series: //p' "$r")" != "$series" ]; then
-		echo "[[POSTER: base not verified for this series: run make check-upstream (it needs"
-		echo "Debian's linux_7.3.4.orig.tar.xz, or make check-upstream ORIG= upstream's linux-7.3.4.tar.xz)]]"
+		base_record
 		return
 	fi
 	kind=$(sed -n 's/^base: \([a-z]*\) .*/\1/p' "$r")
@@ -236,18 +314,65 @@ base() {
 		echo "drivers/ata, drivers/pci or include/).  Checked there on"
 		echo "$(sed -n 's/^date: //p' "$r") (make check-upstream, \"$(sed -n 's/^make: //p' "$r")\"):"
 	else
-		echo "[[POSTER: checked on a tarball that is not Debian's orig tarball:"
-		echo "$(sed -n 's/^base: //p' "$r")]]"
+		echo "Checked on a tarball that is not Debian's orig tarball:"
+		echo "$(sed -n 's/^base: //p' "$r")"
 		echo "Checked there on $(sed -n 's/^date: //p' "$r") (make check-upstream):"
 	fi
 	sed -n 's/^posting \(.*\)/  - \1/p; s/^all: /  - all postings in order: /p' "$r" |
 		sed 's/\(.\{72\}\) /\1\n      /'
-	grep -q '^failures: 0$' "$r" || echo "[[POSTER: make check-upstream reported failures: build/check-upstream/result]]"
+	grep -q '^failures: 0$' "$r" || echo "make check-upstream reported failures (build/check-upstream/result)."
+}
+# base_record: the base from patches/base.txt's verdicts, counted.
+base_record() {
+	local f=$top/patches/base.txt up nf new
+	[ -f "$f" ] || { none "no $(rel "$f")"; return; }
+	up=$(grep -c '^upstream ' "$f") nf=$(grep -c '^not-found ' "$f") new=$(grep -c '^new ' "$f")
+	echo "Linux 7.3.4 as Debian ships it ($(sed -n 's/^# Base: .*Debian.s \(linux-source-[^ ]*\)$/\1/p' "$f") $(sed -n 's/^# \([0-9][^ ]*\) (\(.*\)): upstream.*/\1/p' "$f")).  Of the $((up + nf + new)) files the series changes, $up are byte-identical to blobs in upstream patch mail, $nf were not found in the index searched, $new are new; Debian's changelog has no change of its own to any of them.  Evidence, blob by blob: patches/base.txt." | wrap ""
+}
+# The SCSI posting's commits (postings.sh groups), else vanilla..patched.
+scsi_commits() {
+	if [ "$build" = "$top/build" ] && [ -d "$tree/.git" ] &&
+		"$top/harness/postings.sh" groups > "$fills/.groups" 2>/dev/null; then
+		awk '$1 ~ /-scsi$/ { print $2 }' "$fills/.groups"
+	elif [ -d "$tree/.git" ]; then
+		git -C "$tree" rev-list --reverse vanilla..patched
+	fi
 }
 shortlog() {
 	[ -d "$tree/.git" ] || return 0
-	git -C "$tree" shortlog vanilla..patched | sed 's/^/  /'
-	git -C "$tree" diff --stat=72 vanilla patched | sed 's/^/ /'
+	local cs=()
+	mapfile -t cs < <(scsi_commits)
+	[ ${#cs[@]} -gt 0 ] || return 0
+	git -C "$tree" log --no-walk=unsorted --format='%an%n%s' "${cs[@]}" 2>/dev/null |
+		awk 'NR % 2 { a = $0; next } { n[a]++; s[a] = s[a] "    " $0 "\n"; if (!(a in o)) ord[++k] = a; o[a] = 1 }
+			END { for (i = 1; i <= k; i++) printf "%s (%d):\n%s\n", ord[i], n[ord[i]], s[ord[i]] }' |
+		sed '${/^$/d}' | cut -c1-78
+}
+evidence_file() {
+	echo "Evidence for the cover letter $(basename "$out"): the full tables it"
+	echo "summarises, written by harness/cover-letter.sh from the same data."
+	echo
+	echo "Placement (make check)"
+	placement_source
+	placement
+	echo
+	echo "Which CPU ran the allocations (SLUB allocation tracking, slub_debug=U)"
+	alloc_cpus
+	echo
+	echo "Remote accesses and misses per I/O (make compare, the QEMU meter)"
+	meter
+	echo
+	echo "fio in the guests: no-regression check"
+	fio_table
+	echo
+	echo "make check, per run"
+	check_summary
+	echo
+	echo "scripts/get_maintainer.pl, per patch"
+	maintainers
+	echo
+	echo "diffstat of the series"
+	[ ! -d "$tree/.git" ] || git -C "$tree" diff --stat=72 vanilla patched | sed 's/^/ /'
 }
 
 n=$(grep -cvE '^[[:space:]]*(#|$)' "$top/patches/series")
@@ -257,15 +382,15 @@ trap 'rm -rf "$fills"' EXIT
 # Only what the template asks for and the caller does not give.
 need() { awk -v p="@$1@" '!/^## / && index($0, p) { f = 1 } END { exit !f }' "$tmpl" && { [ -z "$extra" ] || [ ! -f "$extra/$1" ]; }; }
 fill() { if need "$1"; then "$2" > "$fills/$1"; fi; }
-npatches() { echo "$n"; }
+npatches() { local c; c=$(scsi_commits | wc -l); [ "$c" -gt 0 ] && echo "$c" || echo "$n"; }
+evidence() { echo "patches/evidence.txt"; }
 fill NPATCHES npatches
 fill PLACEMENT_SOURCE placement_source
-fill PLACEMENT_TABLE placement
-fill ALLOC_CPUS alloc_cpus
-fill METER meter
-fill FIO_TABLE fio_table
-fill CHECK_SUMMARY check_summary
-fill ROUTING routing
+fill PLACEMENT_SUMMARY placement_summary
+fill CHECK_TOTAL check_total
+fill METER_SUMMARY meter_summary
+fill FIO_SUMMARY fio_summary
+fill EVIDENCE evidence
 fill SHORTLOG shortlog
 fill BASE base
 fill POSTINGS postings
@@ -292,5 +417,6 @@ else:
 PY
 [ -n "$body" ] || {
 	printf '%s\n' "${inputs[@]}" > "$(dirname "$out")/inputs.tsv"
+	evidence_file > "$(dirname "$out")/evidence.txt"
 	echo "cover-letter: $(rel "$out") (its inputs: $(rel "$(dirname "$out")")/inputs.tsv)"
 }

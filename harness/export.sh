@@ -5,7 +5,8 @@
 # commits: no commit hashes, no signature, no version numbering noise.  The
 # tracked files keep the placeholder author "scsi_numa project
 # <scsi_numa@localhost>".  The cover letter: harness/cover-letter.sh
-# writes build/cover-letter/0000-cover-letter.patch, copied into patches/;
+# writes build/cover-letter/0000-cover-letter.patch and evidence.txt (the
+# full tables the letter points to), both copied into patches/;
 # export refuses (exit 1, patches/ untouched) when its figures are from
 # different make check runs (cover-letter.sh --inputs lists them).
 #
@@ -39,8 +40,8 @@ rm -rf "$tmp"
 echo "export: $(wc -l < "$top/patches/series") patches in patches/"
 # The cover letter, with the figures of the harness's data (build/).
 "$top/harness/cover-letter.sh"
-cp "$top/build/cover-letter/0000-cover-letter.patch" "$top/patches/"
-echo "export: patches/0000-cover-letter.patch (from build/cover-letter/)"
+cp "$top/build/cover-letter/0000-cover-letter.patch" "$top/build/cover-letter/evidence.txt" "$top/patches/"
+echo "export: patches/0000-cover-letter.patch and patches/evidence.txt (its full tables; from build/cover-letter/)"
 # The postable series, only for a named poster.
 if [ -z "${POSTER:-}" ]; then
 	rm -rf "$top/build/postings"

@@ -39,12 +39,19 @@ r() { git -C "$repo" "$@"; }
 
 # name | subject pattern (ERE) | version | To: MAINTAINERS section[~M: filter] ... | Cc: the same
 # To gets the section's M: lines (those matching the filter) and its L:
-# lines; Cc adds the patches' own Cc: trailers.
+# lines; Cc adds the patches' own Cc: trailers.  An entry with an "@" is
+# an address as it stands ("Name <addr>").  Every posting is v1: none of
+# them reached a list before.
+# The SCSI posting's extra Cc: the authors and reviewers of Broadcom's
+# overlapping series (v3, 20260609121806.2121755-1-sumit.saxena@broadcom.com),
+# their addresses as they appear in that thread's headers.
+broadcom="Sumit Saxena <sumit.saxena@broadcom.com>,James Rizzo <james.rizzo@broadcom.com>"
+broadcom+=",John Garry <john.g.garry@oracle.com>,Hannes Reinecke <hare@suse.com>"
 table=(
 	"megaraid-fix|^scsi: megaraid_sas: Do not confine high IOPS queues|1|MEGARAID SCSI/SAS DRIVERS|SCSI SUBSYSTEM~Martin K. Petersen"
-	"blk-mq|^blk-mq: |3|BLOCK LAYER|SCSI SUBSYSTEM~Martin K. Petersen"
+	"blk-mq|^blk-mq: |1|BLOCK LAYER|SCSI SUBSYSTEM~Martin K. Petersen"
 	"pci|^PCI: |1|PCI SUBSYSTEM|"
-	"scsi|.|3|SCSI SUBSYSTEM~Martin K. Petersen|BLOCK LAYER"
+	"scsi|.|1|SCSI SUBSYSTEM~Martin K. Petersen|BLOCK LAYER,$broadcom"
 )
 field() { echo "$1" | cut -d'|' -f"$2"; }
 
@@ -80,7 +87,13 @@ section_addrs() {
 route() { # ROUTE-FIELD: addresses, one a line
 	local spec
 	local IFS=','
-	for spec in $1; do [ -z "$spec" ] || section_addrs "$spec"; done
+	for spec in $1; do
+		case $spec in
+		"") ;;
+		*@*) echo "$spec" ;;
+		*) section_addrs "$spec" ;;
+		esac
+	done
 }
 
 # --- the private repository and the rebuilt commits --------------------------
@@ -181,7 +194,7 @@ prefix_of() { # N-NAME
 }
 
 plan() {
-	local n name t to deps cnt pre subj
+	local n name t to cc deps cnt pre subj alldeps=""
 	build "$placeholder"
 	for ((n = 0; n < ${#P_name[@]}; n++)); do
 		name=${P_name[$n]} cnt=${P_commits[$n]}
@@ -198,12 +211,12 @@ plan() {
 			echo "  $((n + 1)). [$pre 00/$(printf '%02d' "$cnt")] $subj"
 		fi
 		echo "     To: $to"
-		if [ -z "$deps" ]; then
-			echo "     Applies to the base without the other postings."
-		else
-			echo "     Applies only after $(echo "$deps" | sed 's/ /, /g')."
-		fi
+		cc=$(route "$(field "$t" 5)" | sed 's/ <.*//; s/"//g' | paste -sd, - | sed 's/,/, /g' |
+			fold -s -w 64 | sed 's/ *$//; 2,$s/^/         /')
+		[ -z "$cc" ] || echo "     Cc: $cc"
+		[ -z "$deps" ] || { echo "     Applies only after $(echo "$deps" | sed 's/ /, /g')."; alldeps=1; }
 	done
+	[ -n "$alldeps" ] || echo "  Each applies to the base without the others."
 }
 
 # --- write ----------------------------------------------------------------------

@@ -23,44 +23,93 @@ fail() { echo "FAIL: $n: $*"; bad=$((bad + 1)); }
 # fresh: a new copy of the recorded inputs in $b; the letter goes to $out.
 fresh() { n=$1 ncases=$((ncases + 1)); b=$tmp/$n out=$tmp/$n-letter/0000-cover-letter.patch; rm -rf "$b"; cp -r "$data" "$b"; }
 run() { COVER_BUILD=$b "$cl" "$@" > "$tmp/stdout" 2> "$tmp/stderr"; }
-# has TEXT: the letter holds TEXT (lines may be several), runs of blanks
-# counted as one.
+# has TEXT: the letter holds TEXT, any run of blanks and line breaks
+# counted as one blank (the letter folds its lines).
 has() {
 	python3 -c 'import re, sys
-sq = lambda t: re.sub(" +", " ", t)
+sq = lambda t: re.sub(r"\s+", " ", t)
 sys.exit(sq(sys.argv[2]) not in sq(open(sys.argv[1]).read()))' "$out" "$1" || fail "the letter lacks: $1"
+}
+# ev_has TEXT: the same for evidence.txt beside the letter.
+ev_has() {
+	python3 -c 'import re, sys
+sq = lambda t: re.sub(r"\s+", " ", t)
+sys.exit(sq(sys.argv[2]) not in sq(open(sys.argv[1]).read()))' "${out%/*}/evidence.txt" "$1" || fail "evidence.txt lacks: $1"
+}
+# short FILE: a letter a maintainer reads to the end (issue 24): at most
+# 120 lines of at most 80 columns, no [[...]] placeholder but the poster's
+# identity ("[[POSTER: Name <address>]]"), no template comment or marker.
+short() {
+	local l w
+	l=$(wc -l < "$1") w=$(awk '{ if (length > w) w = length } END { print w + 0 }' "$1")
+	[ "$l" -le 120 ] || fail "$1: $l lines, more than 120"
+	[ "$w" -le 80 ] || fail "$1: a line of $w columns, more than 80: $(awk 'length > 80' "$1" | head -n 1)"
+	! grep -v '\[\[POSTER: Name <address>\]\]' "$1" | grep -q '\[\[' || fail "$1: a placeholder: $(grep -m 1 '\[\[' "$1")"
+	! grep -q '^## ' "$1" || fail "$1: a template comment left: $(grep -m 1 '^## ' "$1")"
+	! grep -qE '@[A-Z_]+@' "$1" || fail "$1: a marker left: $(grep -oE '@[A-Z_]+@' "$1" | head -n 1)"
+}
+# figures TEMPLATE...: no hand-typed figure in a template: outside its
+# "## " comments and @NAME@ markers every word with a digit is one of
+# these (versions, the first posting's v1, Broadcom's v3 and its patch
+# numbers, dates named in the prose, driver names), a lore link or an
+# e-mail address.
+# Every count, share, ratio or threshold comes from a fill.
+figures() {
+	python3 - "$@" <<'PY'
+import re
+import sys
+allowed = {"7.3", "7.3.4", "6.12", "v1", "v3", "1/4", "2/4", "3/4", "4/4",
+           "2012", "2026-06", "00/", "0/", "mpt3sas", "mpi3mr", "qla2xxx"}
+bad = 0
+for path in sys.argv[1:]:
+    for no, line in enumerate(open(path), 1):
+        if line.startswith("## "):
+            continue
+        text = re.sub(r"@[A-Z_]+@", " ", line)
+        for word in re.findall(r"\S*\d\S*", text):
+            w = word.strip(".,;:()\"'[]")
+            if w in allowed or "@" in w or w.startswith("https://lore.kernel.org/"):
+                continue
+            print("%s:%d: hand-typed figure %r: %s" % (path, no, w, line.rstrip()))
+            bad += 1
+sys.exit(bad > 0)
+PY
 }
 said() { grep -qF -- "$1" "$tmp/stderr" || { fail "stderr lacks: $1"; sed 's/^/#   /' "$tmp/stderr"; }; }
 
 fresh good
 if ! run "$out"; then fail "exit $?"; sed 's/^/#   /' "$tmp/stderr"
 else
-	# Placement rows: on/all per kind from the runs' placement.tsv, summed by hand.
-	has "  patched two-node probe 100.0% | shost=1/1 tags=2/2"
-	has "  patched two-node rescan 75.0% | sdev=3/4"
-	has "  vanilla two-node probe 33.3% | shost=0/1 tags=1/2"
-	has "  patched one-node probe 100.0% | shost=1/1"
-	has "the data of one make check run,
-2026-11-30 10:00 UTC (run id $C), on
-linux-source-7.3 7.3.4-1:"
-	# Allocating CPUs: the two-node runs, not the one-node one.
-	has "  patched-two-node
-    scsi_host_alloc_node 1 objects cpus=2 nodes=1 (kmalloc-4k)"
-	has "  vanilla-two-node
-    scsi_host_alloc 1 objects cpus=0 nodes=0 (kmalloc-4k)"
-	grep -q 'patched-one-node$' "$out" && fail "a one-node run in the allocating CPUs"
-	# The check's counts, from summary.tsv.
-	has "  vanilla-two-node 2 cases passed, 1 failed, 0 skipped, 1 reported; 3 run checks passed, 0 failed"
-	has "  meter known-answer test: ok"
-	has "  check: 4 cases passed, 1 failed, 1 skipped, 2 reported; 9 run checks passed, 0 failed
-  (run id $C, linux-source-7.3 7.3.4-1)"
-	# The comparison, named with its run and date; its rows from report.json.
+	short "$out"
+	# The letter's summary: per kernel, from the runs' placement.tsv.
+	has "  patched 7 of 8 objects (87.5%), 2 runs, 3 contexts"
+	has "  vanilla 1 of 3 objects (33.3%), 1 run, 1 context"
+	has "From make check of 2026-11-30 10:00 UTC, run id
+$C, on linux-source-7.3 7.3.4-1; objects on the
+host's node:"
+	has "  Checks: 4 cases passed, 1 failed, 1 skipped, 2 reported; 9 run checks
+  passed, 0 failed; meter known-answer test: ok."
+	has "  No regression (95% CI lower bound of patched/vanilla >= 0.94): met in 0
+  of 3 rows."
 	has "  (make compare of 2026-11-29 08:30 UTC, run id $R)"
-	has "| patched | node 0 (remote) | 5078 ± 3159 (62.2%) | 2845–7312 | 2 |"
-	has "| not met (CI lower bound 0.025 < 0.94)"
 	has "(not measured: make compare of 2026-11-29 08:30 UTC (run $R) ran without the meter)"
-	grep -q '^## ' "$out" && fail "a template comment left: $(grep -m 1 '^## ' "$out")"
-	grep -qE '@[A-Z_]+@' "$out" && fail "a placeholder left: $(grep -oE '@[A-Z_]+@' "$out" | head -n 1)"
+	has "13 are byte-identical to blobs in upstream patch mail, 19 were not found"
+	has "patches/evidence.txt"
+	grep -q 'node 0 (remote)' "$out" && fail "the IOPS table in the letter, not in evidence.txt"
+	# evidence.txt: the full tables, from the same data.
+	ev_has "  patched two-node probe 100.0% | shost=1/1 tags=2/2"
+	ev_has "  patched two-node rescan 75.0% | sdev=3/4"
+	ev_has "  vanilla two-node probe 33.3% | shost=0/1 tags=1/2"
+	ev_has "  patched one-node probe 100.0% | shost=1/1"
+	ev_has "  patched-two-node
+    scsi_host_alloc_node 1 objects cpus=2 nodes=1 (kmalloc-4k)"
+	ev_has "  vanilla-two-node
+    scsi_host_alloc 1 objects cpus=0 nodes=0 (kmalloc-4k)"
+	grep -q 'patched-one-node$' "${out%/*}/evidence.txt" && fail "a one-node run in the allocating CPUs"
+	ev_has "  vanilla-two-node 2 cases passed, 1 failed, 0 skipped, 1 reported; 3 run checks passed, 0 failed"
+	ev_has "  meter known-answer test: ok"
+	ev_has "| patched | node 0 (remote) | 5078 ± 3159 (62.2%) | 2845–7312 | 2 |"
+	ev_has "| not met (CI lower bound 0.025 < 0.94)"
 	# inputs.tsv: every input with its run.
 	[ "$(grep -c "	$C	" "${out%/*}/inputs.tsv")" = 7 ] || fail "inputs.tsv: not 7 inputs of run $C"
 	grep -q "^compare	$R	.*compare/report.json$" "${out%/*}/inputs.tsv" || fail "inputs.tsv: no compare line"
@@ -107,7 +156,8 @@ said "compare-smoke/report.json is a smoke run, used only with COVER_COMPARE=smo
 has "  (not measured: make compare: "
 grep -q 'node 0 (remote)' "$out" && fail "the smoke run's figures in the letter without COVER_COMPARE=smoke"
 COVER_COMPARE=smoke run "$out" || fail "COVER_COMPARE=smoke: exit $?"
-has "  (make compare-smoke, not make compare of 2026-11-29 08:30 UTC, run id $R)"
+has "  (make compare-smoke, not make compare of 2026-11-29 08:30 UTC, run id
+  $R)"
 COVER_COMPARE=full run "$out"; [ $? = 2 ] || fail "COVER_COMPARE=full: not exit 2"
 
 # postings.sh's use: --body TEMPLATE FILLS, the same figures, the same refusal.
@@ -115,7 +165,7 @@ fresh body
 mkdir -p "$tmp/fills"; echo 3 > "$tmp/fills/NPATCHES"
 if run --body "$top/patches/cover-letter.in" "$tmp/fills"; then
 	grep -q '^Subject: \[PATCH 00/3\] ' "$tmp/stdout" || fail "--body: no subject with the posting's NPATCHES"
-	tr -s ' ' < "$tmp/stdout" | grep -qF " vanilla two-node probe 33.3% | shost=0/1 tags=1/2" || fail "--body: no placement row"
+	tr -s ' ' < "$tmp/stdout" | grep -qF " vanilla 1 of 3 objects (33.3%), 1 run, 1 context" || fail "--body: no placement summary"
 	[ ! -s "$tmp/stderr" ] || fail "--body: said something: $(head -n 1 "$tmp/stderr")"
 else fail "--body: exit $?"; fi
 echo 2026-11-30T11:00:00Z-cccccccccccc > "$b/runs/patched-two-node/run-id"
@@ -140,7 +190,7 @@ series_is "$(git -C "$b/linux" rev-parse patched)" "$(git -C "$b/linux" rev-pars
 if ! run "$out"; then fail "exit $?"; sed 's/^/#   /' "$tmp/stderr"
 else
 	has "a change between the refs"
-	has " f | 1 +"
+	ev_has " f | 1 +"
 fi
 # The message reworded, the tree the same: the same code, accepted.
 git -C "$b/linux" -c user.name=t -c user.email=t@localhost commit -q --amend -m "scsi: core: reworded"
@@ -156,6 +206,19 @@ grep -q 'summary.tsv measured' "$tmp/stderr" && fail "make check's figures of th
 sed -i '/^series	/d' "$b/check/summary.tsv"
 run "$out" && fail "a summary.tsv without a series accepted"
 said "check/summary.tsv names no series measured: rerun make check"
+
+# The templates: no hand-typed figure; the postings' notes filled with the
+# recorded figures are short too.
+n=templates ncases=$((ncases + 1))
+figures "$top/patches/cover-letter.in" "$top/patches/postings/"*.in > "$tmp/figures" ||
+	fail "hand-typed figures in the templates: $(cat "$tmp/figures")"
+fresh notes
+for f in "$top/patches/postings/"*.in; do
+	mkdir -p "$tmp/nfills"; echo 1 > "$tmp/nfills/NPATCHES"
+	for k in DEPENDS POSTINGS; do echo "(the posting's $k)" > "$tmp/nfills/$k"; done
+	if run --body "$f" "$tmp/nfills"; then cp "$tmp/stdout" "$tmp/${f##*/}.txt"; short "$tmp/${f##*/}.txt"
+	else fail "--body ${f##*/}: exit $?"; fi
+done
 
 # check.sh's own data: check.sh in a copy of the harness whose vm.sh is a
 # stand-in (no guest) writing a TAP and a placement.tsv; cover-letter.sh
