@@ -69,7 +69,7 @@ fi
 : "${CHECK_JOBS:=2}"
 : "${VM_ACCEL:=auto}"
 : "${VM_TIMEOUT:=1500}"
-: "${COMPARE_REPS:=5}"
+: "${COMPARE_REPS:=8}"
 : "${COMPARE_TARGETS:=scsi_debug megaraid_sas ahci virtio_scsi}"
 : "${COMPARE_IRQ:=device}"
 : "${COMPARE_METER:=1024:16:64}"
