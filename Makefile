@@ -102,7 +102,7 @@ check-full: $(CHECK_NEEDS) lint kernels kernels-debug
 lint-series: need-base+tree+kernel+series tree
 	@$(H)/lint-series.sh
 
-COMPARE_NEEDS := need-base+tree+kernel+guest+meter+compare
+COMPARE_NEEDS := need-base+tree+kernel+guest+meter
 compare: $(COMPARE_NEEDS) kernels
 	@$(H)/compare.sh
 
