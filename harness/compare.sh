@@ -157,7 +157,7 @@ python3 "$top/fio-jobs/report.py" --baseline vanilla --run-id "$run_id" --vm-clo
 	--json "$out/report.json" --png "$out/report.png" "${margs[@]}" "$out/vanilla" "$out/patched"
 if [ -s "$out/meter-summary.txt" ]; then
 	echo
-	echo "# compare: summary for the cover letter ($out/meter-summary.txt; full tables: $out/report.txt)"
+	echo "# compare: meter summary ($out/meter-summary.txt; the cover letter's meter lines come from report.json; full tables: $out/report.txt)"
 	cat "$out/meter-summary.txt"
 fi
 echo
