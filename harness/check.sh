@@ -168,7 +168,9 @@ done
 # The remote-access meter's known-answer test (qemu-plugin/kat): a program
 # pinned to node 0 touches node-1 and node-0 buffers a known number of
 # times; the meter must count exactly that (within N/1000 + 64).  Before
-# it, the unit test of the meter's object table (make -C qemu-plugin test).
+# it, the meter's unit tests (make -C qemu-plugin test): objects-test (the
+# object table), vcpu-test (the per-vCPU window records) and parse-test
+# (the list arguments).
 kat="skipped (--no-kat)" katf=0 kat_start=$(date +%s)
 if [ -n "$kat_run" ]; then
 	echo "# ==== meter known-answer test"
@@ -180,7 +182,7 @@ if [ -n "$kat_run" ]; then
 	   flock "$top/build/.kat.lock" make -s -C "$top/qemu-plugin" test >> "$katlog" 2>&1 &&
 	   "$top/qemu-plugin/kat/run.sh" --no-baseline vanilla >> "$katlog" 2>&1; then
 		kat="ok"
-		grep -E '^objects-test:' "$katlog"
+		grep -E '^(objects|vcpu|parse)-test:' "$katlog"
 		grep -E '^(ok|kat:)' "$katlog" | tail -n 12
 	else
 		kat="FAILED (build/runs/kat-check.log)" katf=1

@@ -14,7 +14,7 @@
 #                           Signed-off-by, To:/Cc:, base-commit, and the
 #                           cover letter (more than one patch) or notes
 #                           below "---" (one patch) from
-#                           patches/postings/<n>-<name>.in (the SCSI series:
+#                           patches/postings/<name>.in (the SCSI series:
 #                           patches/cover-letter.in, through cover-letter.sh)
 #
 # A commit belongs to the first posting whose subject pattern matches it
