@@ -23,10 +23,10 @@ CASES ?=
 # kernel must be follows from its name (lib/expect.sh: vanilla, else
 # patched; a patched kernel without the series fails its run).  CASE-GLOBS picks cases
 # (default all); a LABEL tells two runs of one kernel and topology apart.
-# The patched kernel runs every case in two-node (in two guests, so that
-# two run side by side) but 05, the kmemleak control, which needs the
-# debug kernel (make check-full); elsewhere each run does what its
-# topology is for.  Vanilla in four-node runs no 21: case 10's
+# The patched kernel runs every case in two-node (in three guests,
+# faults, placement and host, so that CHECK_JOBS run side by side) but
+# 05, the kmemleak control, which needs the debug kernel (make
+# check-full); elsewhere each run does what its topology is for.  Vanilla in four-node runs no 21: case 10's
 # virtio-scsi host already has the 2-queue map whose first-CPU placement
 # it checks, and 21 is slow there.  CASES "host-check": make
 # host-check run in the guest as on a real server, without the harness
@@ -102,7 +102,7 @@ check-full: $(CHECK_NEEDS) lint kernels kernels-debug
 lint-series: need-base+tree+kernel+series tree
 	@$(H)/lint-series.sh
 
-COMPARE_NEEDS := need-base+tree+kernel+guest+meter+compare
+COMPARE_NEEDS := need-base+tree+kernel+guest+meter
 compare: $(COMPARE_NEEDS) kernels
 	@$(H)/compare.sh
 

@@ -3,7 +3,10 @@
 """Compare fio results recorded by run.sh, e.g. a vanilla and a patched kernel.
 
     report.py [--baseline LABEL] [--text F] [--json F] [--png F]
-              [--meter-text F] [--meter-summary F] [--meter-png F] [--meter-llc KIB:WAYS:LINE] DIR [DIR..]
+              [--meter-text F] [--meter-summary F] [--meter-png F]
+              [--meter-llc KIB:WAYS[:LINE]] [--vm-clock TEXT] [--run-id ID]
+              DIR [DIR..]
+    report.py --out REPORTDIR VANILLA_DIR PATCHED_DIR
     report.py --from-json FILE --part iops|meter
 
 Each DIR is an OUTDIR/LABEL written by run.sh (it holds manifest.tsv) or an
@@ -20,12 +23,18 @@ When the runs carry meter windows (scsi_numa_meter QEMU plugin) or perf counts
 interval and the remote memory accesses / remote LLC misses per I/O with
 their ratio to the baseline (meter_report.py): appended to --text, in
 --json, and alone in --meter-text, charted in --meter-png; --meter-summary
-gets only the compact vanilla -> patched table (what the cover letter quotes).
+gets only the compact vanilla -> patched table (the cover letter computes
+its own meter lines from --json's file, evidence.txt prints this table
+from it with --part meter).
 
 --run-id ID records which run made the results in --json ("run_id"; compare.sh
 gives it).  --from-json FILE prints, from such a JSON alone, the IOPS table
 (--part iops: what --text holds) or the meter's compact summary (--part
 meter: what --meter-summary holds): the cover letter reads these.
+--vm-clock TEXT says in the text what the guests' clock was (compare.sh).
+--out REPORTDIR: two kernels, VANILLA_DIR and PATCHED_DIR (one label each,
+the first the baseline): writes REPORTDIR/report.{txt,json,tsv} and prints
+report.txt.
 
 Standard library only.  The parts: results.py reads run.sh's results,
 iops_table.py makes the IOPS tables with the verdict of stats.py,

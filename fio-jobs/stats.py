@@ -19,8 +19,7 @@ import math
 # lower bound of the 95% CI of patched/vanilla IOPS is >= 1 - DELTA.
 # DELTA = 6 %: under -icount a 6 % IOPS loss means >= 6.4 % more guest
 # instructions per I/O, far more than a placement change adds; the default
-# COMPARE_REPS is chosen to meet it (fio-jobs/README "The no-regression
-# margin").
+# COMPARE_REPS is chosen from a measured run to meet it (fio-jobs/README).
 DELTA = 0.06
 MARGIN_WORDS = ("no regression: the patched kernel's IOPS is at least %.0f%% of "
                 "vanilla's with 95%% confidence (the 95%% CI's lower bound of "

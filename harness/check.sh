@@ -149,6 +149,12 @@ for r in "${runs[@]}"; do
 			rp=$((rp + 1))
 		else rf=$((rf + 1)); fi
 	fi
+	# A run in which no case ran (all skipped, or none started) checked
+	# nothing: a run check fails.
+	if [ $((p + f + r)) = 0 ]; then
+		rf=$((rf + 1))
+		echo "not ok - $n: no case ran in this run (passed, failed or reported: 0)"
+	fi
 	if [ "$rc" != 0 ] && [ "$f" = 0 ] && [ "$rf" = 0 ]; then
 		rf=1
 		echo "not ok - $n: the run itself failed (exit $rc), see build/runs/$n/"
@@ -162,7 +168,9 @@ done
 # The remote-access meter's known-answer test (qemu-plugin/kat): a program
 # pinned to node 0 touches node-1 and node-0 buffers a known number of
 # times; the meter must count exactly that (within N/1000 + 64).  Before
-# it, the unit test of the meter's object table (make -C qemu-plugin test).
+# it, the meter's unit tests (make -C qemu-plugin test): objects-test (the
+# object table), vcpu-test (the per-vCPU window records) and parse-test
+# (the list arguments).
 kat="skipped (--no-kat)" katf=0 kat_start=$(date +%s)
 if [ -n "$kat_run" ]; then
 	echo "# ==== meter known-answer test"
@@ -174,7 +182,7 @@ if [ -n "$kat_run" ]; then
 	   flock "$top/build/.kat.lock" make -s -C "$top/qemu-plugin" test >> "$katlog" 2>&1 &&
 	   "$top/qemu-plugin/kat/run.sh" --no-baseline vanilla >> "$katlog" 2>&1; then
 		kat="ok"
-		grep -E '^objects-test:' "$katlog"
+		grep -E '^(objects|vcpu|parse)-test:' "$katlog"
 		grep -E '^(ok|kat:)' "$katlog" | tail -n 12
 	else
 		kat="FAILED (build/runs/kat-check.log)" katf=1
@@ -236,9 +244,4 @@ echo "times: $(printf '%s\n' "${times[@]}" | awk '$1 == "phase" { printf "%s%s %
 echo "check: $tp cases passed, $tf failed, $ts skipped, $tr reported;" \
      "$trp run checks passed, $trf failed (boot, teardown, kernel log); meter known-answer test: $kat;" \
      "logs: build/runs/<run>/ (tap, console.log, out/), build/check/"
-# Runs that ran no case at all prove nothing: that fails too.
-if [ $((tp + tf + ts + tr)) = 0 ]; then
-	echo "check: FAILED: no case ran in any run"
-	exit 1
-fi
 [ "$tf" = 0 ] && [ "$trf" = 0 ] && [ "$katf" = 0 ]

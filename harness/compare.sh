@@ -25,7 +25,9 @@
 # or 0: no meter), COMPARE_ICOUNT (the guests' clock), FIO_JOBS, FIO_QDS,
 # FIO_RUNTIME, FIO_NUMJOBS; handed to the guest in fio.env.  TCG's
 # wall-clock IOPS vary by 5-14 % between runs on the 2-core host, icount
-# IOPS by well under 1 % (fio-jobs/README); shift=5 (a 31-MIPS guest CPU)
+# IOPS by about 1 % (scsi_debug, virtio-scsi) to 4 % (megaraid_sas, AHCI)
+# between guests (fio-jobs/README; why -icount: fio-jobs/README.compare,
+# "The guests' clock"); shift=5 (a 31-MIPS guest CPU)
 # keeps the I/Os of a metered window, and so the meter's time, 4 times
 # below shift=3's.  A QEMU guest has no remote-memory cost: the IOPS table
 # is a no-regression check, not a NUMA benchmark; the meter counts what
@@ -155,7 +157,7 @@ python3 "$top/fio-jobs/report.py" --baseline vanilla --run-id "$run_id" --vm-clo
 	--json "$out/report.json" --png "$out/report.png" "${margs[@]}" "$out/vanilla" "$out/patched"
 if [ -s "$out/meter-summary.txt" ]; then
 	echo
-	echo "# compare: summary for the cover letter ($out/meter-summary.txt; full tables: $out/report.txt)"
+	echo "# compare: meter summary ($out/meter-summary.txt; the cover letter's meter lines come from report.json; full tables: $out/report.txt)"
 	cat "$out/meter-summary.txt"
 fi
 echo

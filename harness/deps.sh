@@ -15,31 +15,30 @@ set -u
 # The guests' root file system is the host's / (vm.sh), so what a case
 # runs in a guest (fio, sg_inq, modprobe, taskset, python3) is installed
 # on the host.
-#   base     every target: git, make, gcc, python3, flock (util-linux), xz
+#   base     every target: git, make, python3, flock (util-linux), xz
 #   tree     make tree: rsync copies a KSRC= tree
-#   kernel   the kernel builds (make kernels, make check-upstream)
+#   kernel   gcc and the rest of the kernel builds (make kernels,
+#            make check-upstream)
 #   guest    QEMU, and what the cases run in a guest (fio, sg_inq, modprobe)
-#   meter    dpkg-source, for the meter plugin's header when a Debian patch
+#   meter    gcc for the meter plugin; dpkg-source for its header when a Debian patch
 #            touches it (qemu-plugin/fetch-header.sh: the KAT, make compare)
 #   lint     make lint
 #   series   make lint-series: checkpatch's SPDX check (python3-ply,
 #            python3-git), sparse's source (dpkg-source; bookworm's sparse
 #            is only the last fallback: harness/sparse.sh)
-#   compare  make compare: fio-jobs/run.sh's numactl
 #   charts   the comparison's charts (gnuplot): optional, no target needs
 #            it (report.py says so and skips them); make deps installs it
 declare -A group=(
-	[base]="git make gcc python3 util-linux xz-utils"
+	[base]="git make python3 util-linux xz-utils"
 	[tree]="rsync"
-	[kernel]="bc bison flex libelf-dev libssl-dev cpio kmod ccache"
+	[kernel]="gcc bc bison flex libelf-dev libssl-dev cpio kmod ccache"
 	[guest]="qemu-system-x86 fio sg3-utils kmod"
-	[meter]="dpkg-dev"
+	[meter]="gcc dpkg-dev"
 	[lint]="shellcheck pyflakes3"
 	[series]="python3-ply python3-git dpkg-dev sparse"
-	[compare]="numactl"
 	[charts]="gnuplot-nox"
 )
-order=(base tree kernel guest meter lint series compare charts)
+order=(base tree kernel guest meter lint series charts)
 if [ "${1:-}" = --list ]; then
 	for g in "${order[@]}"; do printf '  %-8s %s\n' "$g" "${group[$g]}"; done
 	exit 0

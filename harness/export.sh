@@ -7,8 +7,10 @@
 # <scsi_numa@localhost>".  The cover letter: harness/cover-letter.sh
 # writes build/cover-letter/0000-cover-letter.patch and evidence.txt (the
 # full tables the letter points to), both copied into patches/;
-# export refuses (exit 1, patches/ untouched) when its figures are from
-# different make check runs (cover-letter.sh --inputs lists them).
+# export refuses (exit 1, patches/ untouched) whatever cover-letter.sh
+# --inputs refuses: a placement or allocation input not from summary.tsv's
+# make check run, a report.json without a run id, figures of another
+# series than build/linux's patched (cover-letter.sh, "Runs").
 #
 # Then, with POSTER="Name <address>" (make export POSTER=...), the postable
 # series under build/postings/<n>-<name>/ (harness/postings.sh): the

@@ -15,7 +15,7 @@
 # inspector, built against /lib/modules/$(uname -r)/build when that is this
 # very kernel's build; else with the numa_node attributes of the SCSI host
 # and of blk-mq's hardware queues (lib/attr-report.sh: two kinds of
-# twelve); with neither, case 21 skips and says why.
+# fourteen); with neither, case 21 skips and says why.
 #
 # Safety: needs root; refuses to start when scsi_debug is loaded already
 # (it is someone else's); removes its scsi_debug hosts (rmmod) and the
@@ -202,7 +202,8 @@ fi
 if [ "$insp" = attributes ]; then
 	note "coverage: reduced: placement from the numa_node attributes (/sys/class/scsi_host/hostN/numa_node,"
 	note "  /sys/kernel/debug/block/<disk>/hctxN/numa_node): the nodes the kernel asked for, kinds shost and hctx;"
-	note "  not checked: tags, rq_page, sense, starget, sdev, budget_map, request_queue, scsi_disk, gendisk, nor"
+	note "  not checked: hostdata, shost_data, tags, rq_page, sense, starget, sdev, budget_map, request_queue,"
+	note "  scsi_disk, scsi_cd, gendisk, nor"
 	note "  where any page really is; on a kernel without those attributes case 21 skips"
 else
 	note "coverage: full (the inspector: every object kind, the node of the page behind each object)"

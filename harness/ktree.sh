@@ -111,7 +111,8 @@ fi
 # newer copy: keep it, so that make check builds and tests it and make
 # export writes it back.  Kernels build from a private worktree at the
 # commit, so uncommitted changes are only named.
-if [ "$want" = "$stamp_hash" ] && g merge-base --is-ancestor vanilla "$head" 2>/dev/null; then
+if [ "$want" = "$stamp_hash" ] && [ "$head" != "$(g rev-parse vanilla)" ] &&
+   g merge-base --is-ancestor vanilla "$head" 2>/dev/null; then
 	echo "ktree: branch patched in $tree is not what patches/ holds (not exported yet): building it as it is; make export writes it back"
 	[ -z "$(g status --porcelain --untracked-files=no)" ] ||
 		echo "ktree: $tree has uncommitted changes: they are not built (commit them)"

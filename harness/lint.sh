@@ -23,13 +23,14 @@ step() {
 
 # unittests DIR: the unittest modules test_*.py of DIR; a run that finds
 # no test ("Ran 0 tests ... OK", exit 0) fails.
+# Silent on success but for the count; unittest's whole output on failure.
 unittests() {
-	local out
-	out=$(python3 -m unittest discover -q -s "$1" -p 'test_*.py' 2>&1)
-	local st=$?
-	echo "$out" | grep -v '^$'
-	[ "$st" = 0 ] || return 1
+	local out st
+	out=$(python3 -B -m unittest discover -q -s "$1" -p 'test_*.py' 2>&1)
+	st=$?
+	[ "$st" = 0 ] || { echo "$out"; return 1; }
 	echo "$out" | grep -qE '^Ran [1-9][0-9]* tests? ' || { echo "no test found in $1/test_*.py"; return 1; }
+	echo "$out" | grep -E '^Ran [0-9]+ tests? '
 }
 
 shell=(harness/*.sh harness/lint-series/*.sh harness/guest-init harness/guest-compare lib/*.sh
@@ -55,14 +56,13 @@ else
 	echo "lint: pyflakes3 missing (make deps installs it)"; rc=1
 fi
 step "SPDX line in every source file" harness/spdx-check.sh
-step "placement.py unit tests" python3 test/unit/test_placement.py
+step "Python unit tests of lib/ (placement.py, cpulist.py against cpulist.sh)" unittests test/unit
 step "fio-jobs unit tests (stats.py, reports, meter)" unittests fio-jobs
 step "kernel-log judge test" test/unit/test_kmsg.sh
 step "shutdown judge test" test/unit/test_poweroff.sh
 step "cover letter test (recorded inputs)" test/unit/test_cover_letter.sh
 step "cpulist parser test" test/unit/test_cpulist.sh
 step "settings test (config.sh, config.example)" test/unit/test_config.sh
-step "cpulist.py unit tests (against cpulist.sh)" python3 test/unit/test_cpulist.py
 step "case runner meta test" test/meta/test_run_cases.sh
 topo_ok() {
 	local f

@@ -11,7 +11,7 @@
 #      host's node.
 # "On" means on the object's expected node: the host's node, or for a
 # hardware queue's objects a node (b) and (c) allow.
-# --context: table 1 only (the cover letter's @PLACEMENT_TABLE@).
+# --context: table 1 only (evidence.txt's placement table, cover-letter.sh).
 set -u
 only=""
 [ "${1:-}" != --context ] || { only=context; shift; }

@@ -14,7 +14,7 @@
 #                           Signed-off-by, To:/Cc:, base-commit, and the
 #                           cover letter (more than one patch) or notes
 #                           below "---" (one patch) from
-#                           patches/postings/<n>-<name>.in (the SCSI series:
+#                           patches/postings/<name>.in (the SCSI series:
 #                           patches/cover-letter.in, through cover-letter.sh)
 #
 # A commit belongs to the first posting whose subject pattern matches it
@@ -208,7 +208,8 @@ plan() {
 			echo "  $((n + 1)). [$pre] $subj"
 		else
 			subj=$(sed -n '1s/^Subject: \[[^]]*\] //p' "$(template_of "$name")")
-			echo "  $((n + 1)). [$pre 00/$(printf '%02d' "$cnt")] $subj"
+			# as git format-patch numbers them: 00/15, 0/2
+			echo "  $((n + 1)). [$pre $(printf "%0${#cnt}d/%d" 0 "$cnt")] $subj"
 		fi
 		echo "     To: $to"
 		cc=$(route "$(field "$t" 5)" | sed 's/ <.*//; s/"//g' | paste -sd, - | sed 's/,/, /g' |

@@ -68,7 +68,8 @@ fi
 # guest's clock counts the instructions it executes (2^shift ns each; real
 # time only while every vCPU idles) instead of following the host's.  TCG
 # only, one host thread for all vCPUs.  Used by compare.sh: wall-clock IOPS
-# of a TCG guest varied by 5-14 % between runs here, icount IOPS by < 1 %.
+# of a TCG guest varied by 5-14 % between runs here, icount IOPS by about
+# 1 % (scsi_debug, virtio-scsi) to 4 % (megaraid_sas, AHCI) between guests.
 icount=""
 if [ -n "${VM_ICOUNT:-}" ] && [ "$VM_ICOUNT" != 0 ]; then
 	[[ $VM_ICOUNT =~ ^shift=[0-9]+(,(align|sleep)=(on|off))*$ ]] ||

@@ -9,7 +9,8 @@
 # The host line's device node is the nearest ancestor's numa_node, as case
 # 01 reads it; its set_node is -1 (no attribute shows the tag set's node).
 # These are the nodes the kernel asked for, not the pages' nodes the
-# inspector reads, and cover two kinds of the inspector's twelve.
+# inspector reads, and cover two kinds (shost, hctx) of the inspector's
+# fourteen (SCSI_NUMA_KINDS, include/scsi_numa_inspect.h).
 # Exit 1, the reason on the last line, when the kernel has no such
 # attribute.
 set -u

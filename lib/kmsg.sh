@@ -1,6 +1,9 @@
 # SPDX-License-Identifier: GPL-2.0
 # shellcheck shell=bash
-# Kernel log judging, sourced by run-cases, guest-init and guest-compare.
+# Kernel log judging, sourced by test/run-cases, harness/guest-init,
+# harness/check.sh, harness/compare.sh, harness/vm.sh and lib/common.sh
+# (so by harness/guest-compare and the cases), and by the unit tests
+# test/unit/test_kmsg.sh and test_poweroff.sh.
 #
 # The log is cut into slices at markers written to /dev/kmsg (blktests'
 # way): every line belongs to exactly one slice, so nothing the kernel says

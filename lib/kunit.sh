@@ -7,7 +7,9 @@
 
 # kunit_run MODULE SUITE: load a KUnit test module, print its KTAP and fail
 # unless every subtest passed or skipped.  Skips on a vanilla kernel (the
-# suites come with the series); on a NUMA-aware one the module must exist.
+# suites come with the series), and when no subtest ran (every one
+# skipped: the topology lacks the nodes it needs); on a NUMA-aware kernel
+# the module must exist.
 kunit_run() {
 	local mod=$1 suite=$2 res sub bad
 	if [ "$(judge_mode)" != patched ]; then

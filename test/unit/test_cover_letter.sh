@@ -37,14 +37,15 @@ sq = lambda t: re.sub(r"\s+", " ", t)
 sys.exit(sq(sys.argv[2]) not in sq(open(sys.argv[1]).read()))' "${out%/*}/evidence.txt" "$1" || fail "evidence.txt lacks: $1"
 }
 # short FILE: a letter a maintainer reads to the end (issue 24): at most
-# 120 lines of at most 80 columns, no [[...]] placeholder but the poster's
-# identity ("[[POSTER: Name <address>]]"), no template comment or marker.
+# 120 lines of at most 80 columns, no [[...]] placeholder at all (the
+# poster's identity is given to make export, never a placeholder in a
+# letter), no template comment or marker.
 short() {
 	local l w
 	l=$(wc -l < "$1") w=$(awk '{ if (length > w) w = length } END { print w + 0 }' "$1")
 	[ "$l" -le 120 ] || fail "$1: $l lines, more than 120"
 	[ "$w" -le 80 ] || fail "$1: a line of $w columns, more than 80: $(awk 'length > 80' "$1" | head -n 1)"
-	! grep -v '\[\[POSTER: Name <address>\]\]' "$1" | grep -q '\[\[' || fail "$1: a placeholder: $(grep -m 1 '\[\[' "$1")"
+	! grep -q '\[\[' "$1" || fail "$1: a placeholder: $(grep -m 1 '\[\[' "$1")"
 	! grep -q '^## ' "$1" || fail "$1: a template comment left: $(grep -m 1 '^## ' "$1")"
 	! grep -qE '@[A-Z_]+@' "$1" || fail "$1: a marker left: $(grep -oE '@[A-Z_]+@' "$1" | head -n 1)"
 }
