@@ -225,22 +225,23 @@ if not doc.get("have_meter", True):
     sys.exit(0)
 rejudge(rows, base)
 out = {}
-for cols, what in ((SPLIT_COLS, ("acc", "miss")), (OBJ_SPLIT_COLS, ("obj acc", "obj miss"))):
+# The accesses only, one line a target: the misses (an LLC model) and
+# every spread are in evidence.txt's full tables.
+for cols, what in ((SPLIT_COLS, "acc"), (OBJ_SPLIT_COLS, "SCSI obj acc")):
     _sums, ratios, spread = split_sums(rows, base, cols)
     for (g, label), r in ratios.items():
         cells = out.setdefault((g.name(), label), [])
-        for k, w in ((cols[2], what[0]), (cols[5], what[1])):
+        for k, w in ((cols[2], what),):
             if r[k] is None:
                 continue
             ci = spread.get((g, label), {}).get(k, (None, None))[1]
             cells.append("%s x%.2f" % (w, r[k]) + (" [%.2f, %.2f]" % tuple(ci) if ci else ""))
 for (name, label), cells in out.items():
-    print("%s, %s/%s: %s" % (name, label, base, "; ".join(cells)))
+    print("%s%s: %s" % (name, "" if label == "patched" else " (%s)" % label, "; ".join(cells)))
 PY
 ) || { none "the meter's sums could not be read from $(rel "$cmp/report.json")"; return; }
 	[ -n "$t" ] || { none "$cmp_what of $(when "$cmp_id") (run $cmp_id) ran without the meter"; return; }
 	echo "$t" | while IFS= read -r l; do echo "$l" | wrap "  " | sed '2,$s/^/  /'; done
-	compare_run
 }
 placement() {
 	local dirs=() name topo
