@@ -15,6 +15,8 @@
 # nothing else here needs root but make host-check (a real machine).
 
 H := harness
+# make check's phase times (lib/phase.sh): this make's start and PID.
+export SCSI_NUMA_MAKE := $(shell date +%s)-$(shell echo $$PPID)
 K ?= patched
 TOPO ?= two-node
 CASES ?=

@@ -224,7 +224,7 @@ times=()	# "KIND NAME SECONDS"
 read -r lint_s lint_e < <(phase_read "$top/build/check/phases" lint)
 mk=$(make_key)
 if [ -n "${lint_s:-}" ] && [ -n "$mk" ]; then
-	times+=("phase deps $((lint_s - ${mk#*:}))" "phase lint $((lint_e - lint_s))"
+	times+=("phase deps $((lint_s - ${mk%%-*}))" "phase lint $((lint_e - lint_s))"
 		"phase kernels $((check_start - lint_e))")
 fi
 times+=("phase guests $((guests_end - check_start))")

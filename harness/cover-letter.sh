@@ -213,13 +213,12 @@ fio_summary() {
 meter_summary() {
 	if [ ! -f "$cmp/report.json" ]; then none "$cmp_what: $(rel "$cmp/report.json")"; return; fi
 	local t
-	t=$(python3 - "$top/fio-jobs" "$cmp/report.json" <<'PY'
+	t=$(PYTHONPATH="$top/fio-jobs" python3 - "$cmp/report.json" <<'PY'
 import json
 import sys
-sys.path.insert(0, sys.argv[1])
 from iops_table import rejudge
 from meter_metrics import OBJ_SPLIT_COLS, SPLIT_COLS, split_sums
-doc = json.load(open(sys.argv[2]))
+doc = json.load(open(sys.argv[1]))
 rows, base = doc["rows"], doc["baseline"]
 if not doc.get("have_meter", True):
     sys.exit(0)
