@@ -121,7 +121,11 @@ scratch() {
 	s worktree add -q --detach "$wt" "$base" >/dev/null 2>&1 || die "cannot check out $base"
 	echo "$wt"
 }
-drop() { s worktree remove --force "$1" 2>/dev/null || rm -rf "$1"; s worktree prune; }
+drop() { [ ! -e "$1" ] || s worktree remove --force "$1" 2>/dev/null || rm -rf "$1"; s worktree prune; }
+# Every scratch worktree goes on exit, a die's too.
+scratches=()
+drop_all() { local w; for w in "${scratches[@]}"; do drop "$w"; done; }
+trap drop_all EXIT
 
 # make_check WT [added]: blktests' own "make check" in WT (shellcheck with
 # its settings over check, common/*, every test and src/*.sh; no TODO; no
@@ -244,6 +248,7 @@ series() {
 	local out=$1 ident=$2 postings=${3:-} fills f to cc
 	local -a args=()
 	wt=$(scratch)
+	scratches+=("$wt")
 	build "$wt" "$ident" >/dev/null
 	# (check runs it on the series as applied instead)
 	[ -n "${skip_make_check:-}" ] || make_check "$wt" ||
@@ -310,6 +315,7 @@ check() {
 	drop "$wt"
 	# Applied as a maintainer would: git am on the base.
 	wt2=$(scratch)
+	scratches+=("$wt2")
 	local -a pp=()
 	for f in "$out"/*.patch; do [[ $f == */0000-cover-letter.patch ]] || pp+=("$f"); done
 	if ! git -C "$wt2" -c user.name=check -c user.email=check@localhost am -q "${pp[@]}" >/dev/null 2>&1 ||

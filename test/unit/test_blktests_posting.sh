@@ -19,7 +19,7 @@ rc=0
 # --- the posting ---------------------------------------------------------------------
 key=$( { cat "$top/blktests/posting.sh" "$top/patches/postings/blktests.commits" \
 	"$top/patches/postings/blktests.in"
-	(cd "$top/blktests" && find common tests -type f | sort | xargs cat)
+	(cd "$top/blktests" && find common tests -type f | sort && find common tests -type f | sort | xargs cat)
 	grep -h '^Subject:' "$top"/patches/[0-9]*.patch; } | sha256sum | cut -c1-24)
 stamp=$top/build/lint-cache/blktests-posting-$key${BLKTESTS_FULL_CHECK:+-full}.ok
 if [ -f "$stamp" ]; then
