@@ -15,6 +15,8 @@
 #                            To/Cc, base-commit, the cover letter from
 #                            patches/postings/blktests.in; refused unless
 #                            blktests' own "make check" passes on it
+#   posting.sh preview DIR   the same series with the placeholder
+#                            identity, for review; no make check
 #   posting.sh check         the unit test (test/unit/test_blktests_posting.sh):
 #                            the series with the placeholder identity,
 #                            applied with git am to the base, its files
@@ -348,9 +350,17 @@ check() {
 	return $rc
 }
 
+preview() {
+	local why
+	why=$(get_base) || die "$why"
+	skip_make_check=1 series "$(realpath -m "$1")" "$placeholder"
+	echo "blktests-posting: the series with the placeholder identity in $1 (not postable)"
+}
+
 case ${1:-} in
 plan) plan "${2:-1}" ;;
+preview) [ -n "${2:-}" ] || die "usage: posting.sh preview DIR"; preview "$2" ;;
 write) [ -n "${2:-}" ] || die "usage: posting.sh write DIR [POSTINGS-FILE]"; write "$2" "${3:-}" ;;
 check) check ;;
-*) die "usage: posting.sh plan N | write DIR [POSTINGS-FILE] | check" ;;
+*) die "usage: posting.sh plan N | write DIR [POSTINGS-FILE] | preview DIR | check" ;;
 esac
