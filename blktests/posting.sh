@@ -200,6 +200,20 @@ tests_list() {
 	done
 }
 
+# The command that runs them, and what each test's requires() asks for.
+check_cmd() {
+	local t l="./check"
+	for t in "$here"/tests/*/[0-9]*[0-9]; do l+=" ${t#"$here"/tests/}"; done
+	echo "$l"
+}
+requires_list() {
+	local t
+	for t in "$here"/tests/*/[0-9]*[0-9]; do
+		echo "  ${t#"$here"/tests/}: $(sed -n '/^requires() {$/,/^}$/p' "$t" | sed '1d;$d' |
+			sed 's/^[[:space:]]*//' | paste -sd';' - | sed 's/;/; /g')" | fold -s -w 76 | sed 's/ *$//; 2,$s/^/    /'
+	done
+}
+
 # The guest runs of make blktests that ran these tests (build/runs/*/table.tsv,
 # blktests/table.py): kernel-topology and each test's status.
 runs_list() {
@@ -268,6 +282,8 @@ series() {
 	s log -1 --format='%H%n("%s", %cs)' "$base" > "$fills/BASE"
 	kernel_needs > "$fills/KERNEL" || { rm -rf "$fills"; drop "$wt"; die "the letter's kernel patches (above)"; }
 	tests_list > "$fills/TESTS"
+	check_cmd > "$fills/CHECKCMD"
+	requires_list > "$fills/REQUIRES"
 	runs_list > "$fills/RUNS"
 	[ -s "$fills/RUNS" ] || echo "  (none in this repository's build/runs)" > "$fills/RUNS"
 	{ echo "$to" | sed '1s/^/  To: /; 2,$s/^/      /'
