@@ -62,9 +62,12 @@ fi
 exclude=${BTEXCLUDE-block/042}
 [ "$exclude" != none ] || exclude=""
 [ -z "$exclude" ] || echo "# blktests: not running $exclude (BTEXCLUDE; blktests/README)"
+# BTTIMEOUT=SECONDS: blktests' TIMEOUT, the runtime of each TIMED test
+# (unset: each test's own default).
+[ -z "${BTTIMEOUT:-}" ] || [[ $BTTIMEOUT =~ ^[0-9]+$ ]] || die "BTTIMEOUT=$BTTIMEOUT: seconds"
 run=${VM_RUN:-blktests-$kernel-$topo}
 VM_RUN=$run \
-VM_CMDLINE="scsi_numa.mode=run scsi_numa.run=blktests/guest-run scsi_numa.blktests=$bt scsi_numa.btests=$(IFS=,; echo "${tests[*]}")${exclude:+ scsi_numa.btexclude=${exclude// /,}}" \
+VM_CMDLINE="scsi_numa.mode=run scsi_numa.run=blktests/guest-run scsi_numa.blktests=$bt scsi_numa.btests=$(IFS=,; echo "${tests[*]}")${exclude:+ scsi_numa.btexclude=${exclude// /,}}${BTTIMEOUT:+ scsi_numa.bttimeout=$BTTIMEOUT}" \
 	"$top/harness/vm.sh" "$kernel" "$topo"
 rc=$?
 # The table of blktests' results (blktests/table.py): per test and device

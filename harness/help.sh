@@ -41,7 +41,8 @@ Target arguments (what to run, not how)
   ORIG=            make check-upstream: upstream's linux-7.3.4.tar.xz
   BLKTESTS=        make blktests: a blktests checkout; BTESTS='block scsi' or
                    'scsi/013 ...' picks groups or tests; BTEXCLUDE= leaves
-                   tests out (default block/042; none)
+                   tests out (default block/042; none); BTTIMEOUT= seconds,
+                   blktests' TIMEOUT of its TIMED tests
   BLKTESTS_REPO=   make export, make lint: a blktests repository with the
                    blktests posting's base (blktests/posting.sh)
   DISK=            make host-check: a disk to read (sg_inq, sg_turs, sg_readcap)
