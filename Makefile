@@ -7,7 +7,8 @@
 # lib/config.sh only, which every script below reads.
 # The capital names after a target are its arguments (what to run, not how):
 # K, TOPO, CASES, CHECK_RUNS, DISK, CONFIRM_WRITE, INSPECTOR, BLKTESTS,
-# BTESTS, POSTER, BASE_COMMIT, COVER_COMPARE, ORIG, KDIR, DEPS.
+# BTESTS, BTEXCLUDE, BTTIMEOUT, BLKTESTS_REPO, POSTER, BASE_COMMIT, COVER_COMPARE, ORIG,
+# KDIR, DEPS.
 #
 # Packages: each target first asks harness/deps.sh for the groups it needs
 # (need-GROUP+GROUP...): as root it installs what is missing, as anyone
@@ -112,10 +113,14 @@ compare-smoke: $(COMPARE_NEEDS) kernels
 	@$(H)/compare.sh --smoke
 
 # blktests is not in Debian's archive: CI cannot run these (blktests/README).
-# BTESTS='scsi/013 ...' picks tests (default: all of blktests/tests/).
+# BTESTS='block scsi' or 'scsi/013 ...' picks groups or tests (default: all
+# of blktests/tests/); BTEXCLUDE= tests left out (default block/042, "none");
+# BTTIMEOUT= seconds: blktests' TIMEOUT for its TIMED tests.
+# The table: build/runs/blktests-K-TOPO/table.txt; two runs side by side:
+# blktests/table.py compare VANILLA-RUN PATCHED-RUN.
 .PHONY: blktests
-blktests: need-base+guest
-	@blktests/run.sh '$(BLKTESTS)' '$(K)' '$(TOPO)' $(BTESTS)
+blktests: need-base+guest+blktests
+	@$(if $(BTEXCLUDE),BTEXCLUDE='$(BTEXCLUDE)') $(if $(BTTIMEOUT),BTTIMEOUT='$(BTTIMEOUT)') blktests/run.sh '$(BLKTESTS)' '$(K)' '$(TOPO)' $(BTESTS)
 
 inspector:
 	$(MAKE) -C drivers/scsi_numa_inspect $(if $(KDIR),KDIR=$(KDIR))

@@ -39,17 +39,40 @@ for f in common/numa "$here"/tests/scsi/[0-9]*[0-9]; do
 		die "$bt already has its own $f: renumber blktests/ (README)"
 	fi
 done
+ours=()
+for t in "$here"/tests/scsi/[0-9]*[0-9]; do ours+=("scsi/${t##*/}"); done
 install -m 644 "$here/common/numa" "$bt/common/numa" || die "cannot write into $bt"
 for t in "$here"/tests/scsi/[0-9]*[0-9]; do
 	install -m 755 "$t" "$bt/tests/scsi/" && install -m 644 "$t.out" "$bt/tests/scsi/" || die "cannot write into $bt"
 done
+# blktests' helper programs (src/), which some tests require.
+make -s -C "$bt" >/dev/null 2>&1 || die "make in $bt failed (its helper programs, src/)"
 echo "# blktests: copied $(cd "$here" && echo tests/scsi/[0-9]*[0-9]) and common/numa into $bt; running ${tests[*]}"
 if command -v shellcheck >/dev/null; then
 	# blktests' own make check: its exclusions, its common files followed.
-	(cd "$bt" && shellcheck -x -e SC2119 -f gcc common/numa "${tests[@]/#/tests/}") ||
+	(cd "$bt" && shellcheck -x -e SC2119 -f gcc common/numa tests/scsi/rc "${ours[@]/#/tests/}") ||
 		die "shellcheck (blktests' settings) failed"
 fi
 
-VM_RUN=${VM_RUN:-blktests-$kernel-$topo} \
-VM_CMDLINE="scsi_numa.mode=run scsi_numa.run=blktests/guest-run scsi_numa.blktests=$bt scsi_numa.btests=$(IFS=,; echo "${tests[*]}")" \
+# BTEXCLUDE: tests ./check leaves out (-x), "none" for none.  Default
+# block/042: its unaligned direct I/O on the megaraid_sas disk (QEMU's
+# megasas-gen2) ends in "kernel BUG at megaraid_sas_base.c" and a panic
+# in megasas_complete_cmd_dpc() on vanilla and patched alike, which ends
+# the guest and every test after it (blktests/README).
+exclude=${BTEXCLUDE-block/042}
+[ "$exclude" != none ] || exclude=""
+[ -z "$exclude" ] || echo "# blktests: not running $exclude (BTEXCLUDE; blktests/README)"
+# BTTIMEOUT=SECONDS: blktests' TIMEOUT, the runtime of each TIMED test
+# (unset: each test's own default).
+[ -z "${BTTIMEOUT:-}" ] || [[ $BTTIMEOUT =~ ^[0-9]+$ ]] || die "BTTIMEOUT=$BTTIMEOUT: seconds"
+run=${VM_RUN:-blktests-$kernel-$topo}
+VM_RUN=$run \
+VM_CMDLINE="scsi_numa.mode=run scsi_numa.run=blktests/guest-run scsi_numa.blktests=$bt scsi_numa.btests=$(IFS=,; echo "${tests[*]}")${exclude:+ scsi_numa.btexclude=${exclude// /,}}${BTTIMEOUT:+ scsi_numa.bttimeout=$BTTIMEOUT}" \
 	"$top/harness/vm.sh" "$kernel" "$topo"
+rc=$?
+# The table of blktests' results (blktests/table.py): per test and device
+# passed / failed / not run with blktests' reason, and the kernel log.
+if [ -d "$top/build/runs/$run/out/blktests" ]; then
+	python3 "$here/table.py" table "$top/build/runs/$run" || { [ "$rc" != 0 ] || rc=1; }
+fi
+exit "$rc"

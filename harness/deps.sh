@@ -26,6 +26,9 @@ set -u
 #   series   make lint-series: checkpatch's SPDX check (python3-ply,
 #            python3-git), sparse's source (dpkg-source; bookworm's sparse
 #            is only the last fallback: harness/sparse.sh)
+#   blktests make blktests: what blktests and its block and scsi tests
+#            run in the guest (gawk, udevadm; blktrace, xfs_io, setpci for
+#            block/002, 009, 011, 019, 044), and gcc for its src/
 #   charts   the comparison's charts (gnuplot): optional, no target needs
 #            it (report.py says so and skips them); make deps installs it
 declare -A group=(
@@ -36,9 +39,10 @@ declare -A group=(
 	[meter]="gcc dpkg-dev"
 	[lint]="shellcheck pyflakes3"
 	[series]="python3-ply python3-git dpkg-dev sparse"
+	[blktests]="gawk udev gcc g++ blktrace xfsprogs pciutils"
 	[charts]="gnuplot-nox"
 )
-order=(base tree kernel guest meter lint series charts)
+order=(base tree kernel guest meter lint series blktests charts)
 if [ "${1:-}" = --list ]; then
 	for g in "${order[@]}"; do printf '  %-8s %s\n' "$g" "${group[$g]}"; done
 	exit 0

@@ -16,7 +16,10 @@
 # series under build/postings/<n>-<name>/ (harness/postings.sh): the
 # poster as author and in Signed-off-by, To:/Cc:, base-commit (BASE_COMMIT=
 # the upstream v7.3.4 commit id), cover letters.  Without POSTER it writes
-# no postable file, says so and exits 3 after the tracked export.
+# no postable file, says so and exits 3 after the tracked export.  The
+# last posting is blktests/'s tests on blktests' master
+# (blktests/posting.sh): BLKTESTS_REPO=<a blktests repository> gives its
+# base.
 set -euo pipefail
 top=$(cd "$(dirname "$0")/.." && pwd)
 tree=$top/build/linux
@@ -48,7 +51,7 @@ echo "export: patches/0000-cover-letter.patch and patches/evidence.txt (its full
 if [ -z "${POSTER:-}" ]; then
 	rm -rf "$top/build/postings"
 	echo "export: no POSTER: postable series NOT written (patches/ is exported; it keeps the placeholder author)." >&2
-	echo "export: to write build/postings/: make export POSTER='Your Name <you@example.org>' [BASE_COMMIT=<v7.3.4 commit id>]" >&2
+	echo "export: to write build/postings/: make export POSTER='Your Name <you@example.org>' [BASE_COMMIT=<v7.3.4 commit id>] BLKTESTS_REPO=<a blktests clone>" >&2
 	exit 3
 fi
 "$top/harness/postings.sh" write "$top/build/postings"

@@ -39,7 +39,12 @@ Target arguments (what to run, not how)
   BASE_COMMIT=     make export: v7.3.4's commit id for the base-commit: lines
   COVER_COMPARE=   make export: smoke takes build/compare-smoke's figures
   ORIG=            make check-upstream: upstream's linux-7.3.4.tar.xz
-  BLKTESTS=        make blktests: a blktests checkout; BTESTS='scsi/013 ...' picks
+  BLKTESTS=        make blktests: a blktests checkout; BTESTS='block scsi' or
+                   'scsi/013 ...' picks groups or tests; BTEXCLUDE= leaves
+                   tests out (default block/042; none); BTTIMEOUT= seconds,
+                   blktests' TIMEOUT of its TIMED tests
+  BLKTESTS_REPO=   make export, make lint: a blktests repository with the
+                   blktests posting's base (blktests/posting.sh)
   DISK=            make host-check: a disk to read (sg_inq, sg_turs, sg_readcap)
   CONFIRM_WRITE=   make host-check: the same disk again, to let fio write it
   INSPECTOR=       make host-check: a prebuilt scsi_numa_inspect.ko

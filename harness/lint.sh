@@ -36,7 +36,7 @@ unittests() {
 shell=(harness/*.sh harness/lint-series/*.sh harness/guest-init harness/guest-compare lib/*.sh
        test/run-cases test/cases/* test/unit/*.sh test/meta/*.sh test/meta/cases/* fio-jobs/run.sh .ci/run
        qemu-plugin/*.sh qemu-plugin/kat/run.sh qemu-plugin/kat/guest-run
-       blktests/run.sh blktests/guest-run)
+       blktests/run.sh blktests/guest-run blktests/posting.sh)
 if command -v shellcheck >/dev/null; then
 	# SC1090/SC1091: the topology and common.sh are sourced through
 	# variables; -x follows the "shellcheck source=" directives instead. -P SCRIPTDIR: the directives are relative to each script.
@@ -49,7 +49,7 @@ else
 	echo "lint: shellcheck missing (make deps installs it)"; rc=1
 fi
 py=(lib/placement.py lib/cpulist.py test/unit/test_placement.py test/unit/test_cpulist.py
-    fio-jobs/*.py qemu-plugin/kat/split.py)
+    fio-jobs/*.py qemu-plugin/kat/split.py blktests/table.py)
 if command -v pyflakes3 >/dev/null; then
 	step "pyflakes (${#py[@]} files)" pyflakes3 "${py[@]}"
 else
@@ -62,6 +62,7 @@ step "kernel-log judge test" test/unit/test_kmsg.sh
 step "shutdown judge test" test/unit/test_poweroff.sh
 step "cover letter test (recorded inputs)" test/unit/test_cover_letter.sh
 step "cpulist parser test" test/unit/test_cpulist.sh
+step "blktests posting (applies to its base, blktests' make check) and table test" test/unit/test_blktests_posting.sh
 step "settings test (config.sh, config.example)" test/unit/test_config.sh
 step "case runner meta test" test/meta/test_run_cases.sh
 topo_ok() {

@@ -16,6 +16,10 @@
 #                           below "---" (one patch) from
 #                           patches/postings/<name>.in (the SCSI series:
 #                           patches/cover-letter.in, through cover-letter.sh)
+#                           and, last, blktests' tests as a series on
+#                           blktests' master in OUT/<n>-blktests
+#                           (blktests/posting.sh, which needs
+#                           BLKTESTS_REPO=<a blktests repository>)
 #
 # A commit belongs to the first posting whose subject pattern matches it
 # (the table below); the SCSI series takes the rest.  A posting is built on
@@ -217,7 +221,9 @@ plan() {
 		[ -z "$cc" ] || echo "     Cc: $cc"
 		[ -z "$deps" ] || { echo "     Applies only after $(echo "$deps" | sed 's/ /, /g')."; alldeps=1; }
 	done
-	[ -n "$alldeps" ] || echo "  Each applies to the base without the others."
+	# The project's blktests tests, a series on blktests (blktests/posting.sh).
+	"$top/blktests/posting.sh" plan "$((n + 1))"
+	[ -n "$alldeps" ] || echo "  Each applies to its base without the others."
 }
 
 # --- write ----------------------------------------------------------------------
@@ -246,7 +252,7 @@ base_line() {
 }
 
 write() {
-	local out n name t dir to cc pre vflag cover tmpl fills body subj f gm c
+	local out n name t dir to cc pre vflag cover tmpl fills body subj f gm c bname
 	out=$(realpath -m "$1")
 	[ -n "${POSTER:-}" ] || die "no POSTER: refusing to write postable files (make export POSTER='Name <address>')"
 	valid_ident "$POSTER" || die "POSTER='$POSTER' is not 'Name <address>' with a real address"
@@ -318,11 +324,18 @@ PY
 		[ ! -s "$dir/not-addressed.txt" ] || echo "postings:   get_maintainer.pl also names (not in To/Cc, see $dir/not-addressed.txt): $(sed 's/^ *//; s/ <.*//' "$dir/not-addressed.txt" | paste -sd, - | cut -c1-150)"
 		grep -l '\[\[POSTER:' "$dir"/*.patch >/dev/null && echo "postings:   [[POSTER: ...]] placeholders left in: $(grep -l '\[\[POSTER:' "$dir"/*.patch | xargs -n1 basename | paste -sd' ' -)"
 	done
+	# The last posting: blktests' tests, on blktests' master (its own base,
+	# its own make check; blktests/posting.sh).
+	bname=$((${#P_name[@]} + 1))-blktests
+	"$top/blktests/posting.sh" write "$out/$bname" "$fills/POSTINGS" ||
+		die "the blktests posting was not written (above); the kernel postings are in ${out#"$top"/}"
 	cat > "$out/SEND" <<EOF
 Postable series written by harness/postings.sh from build/linux
-$(g log -1 --format='%h %s' "$tipc") as $POSTER.
+$(g log -1 --format='%h %s' "$tipc") as $POSTER,
+and by blktests/posting.sh from blktests/ (on blktests' master).
 Send in this order, each after checking it (git send-email --dry-run first):
 $(for ((n = 0; n < ${#P_name[@]}; n++)); do echo "  git send-email ${out#"$top"/}/${P_name[$n]}/*.patch"; done)
+  git send-email ${out#"$top"/}/$bname/*.patch
 EOF
 	echo "$tipc" > "$out/series"
 	echo "postings: ${out#"$top"/}/SEND lists the send commands"
