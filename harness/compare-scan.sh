@@ -59,6 +59,44 @@ if [ -n "$icount" ]; then
 else
 	clock="QEMU TCG, the host's wall clock: a time is the emulation's speed on a shared host, not real time"
 fi
+# struct_sizes KERNEL: sizeof of the structures a tag set's memory is made
+# of, as the kernel's own source at its commit (build/kernels/KERNEL/commit)
+# lays them out, compiled with gcc against that source and the generated
+# headers of make kernels' object directory (kbuild.sh; the same config
+# for every kernel but the debug one): "NAME<TAB>BYTES" lines; nothing, and
+# a line on stderr, when either is missing.
+struct_sizes() {
+	local commit obj=$top/build/kbuild-wt/.obj src rc=0
+	commit=$(cut -d' ' -f1 "$top/build/kernels/$1/commit" 2>/dev/null) || commit=""
+	if [ -z "$commit" ] || [ ! -f "$obj/include/generated/autoconf.h" ]; then
+		echo "compare-scan: $1: no commit or no $obj: structure sizes not computed" >&2
+		return 0
+	fi
+	src=$(mktemp -d)
+	git -C "$top/build/linux" archive "$commit" include arch/x86/include | tar -x -C "$src" || rc=1
+	cat > "$src/sizes.c" <<-'EOF'
+	#include <linux/blk-mq.h>
+	#include <scsi/scsi_host.h>
+	#define SZ(name) asm volatile("\n.ascii \"->SZ " #name " %c0\"" : : "i" (sizeof(struct name)))
+	void scan_sizes(void);
+	void scan_sizes(void)
+	{
+		SZ(blk_mq_tag_set);
+		SZ(Scsi_Host);
+	}
+	EOF
+	[ $rc = 0 ] && gcc -nostdinc -I"$src/arch/x86/include" -I"$obj/arch/x86/include/generated" \
+		-I"$src/include" -I"$obj/include" -I"$src/arch/x86/include/uapi" \
+		-I"$obj/arch/x86/include/generated/uapi" -I"$src/include/uapi" -I"$obj/include/generated/uapi" \
+		-include "$src/include/linux/compiler-version.h" -include "$src/include/linux/kconfig.h" \
+		-include "$src/include/linux/compiler_types.h" -D__KERNEL__ -std=gnu11 -fms-extensions \
+		-fshort-wchar -funsigned-char -fno-common -fno-PIE -m64 -mno-red-zone -mcmodel=kernel -fcf-protection=branch -w \
+		-mno-sse -mno-mmx -mno-sse2 -mno-3dnow -mno-avx -Os -S -o "$src/sizes.s" "$src/sizes.c" 2> "$src/gcc.err" || { head -n 20 "$src/gcc.err" >&2; rc=1; }
+	[ $rc = 0 ] && sed -n 's/^[[:space:]]*\.ascii "->SZ \([A-Za-z_]*\) \([0-9]*\)"$/\1\t\2/p' "$src/sizes.s"
+	rm -rf "$src"
+	[ $rc = 0 ] || echo "compare-scan: $1: cannot compile the structure sizes at $commit" >&2
+}
+
 raw=$out/scan
 rm -rf "$raw" "$out/scan.txt" "$out/scan.json"
 mkdir -p "$raw"
@@ -88,6 +126,7 @@ for ((r = 1; r <= reps; r++)); do
 	done
 done
 echo "# compare-scan: guests done in $(( $(date +%s) - t0 ))s"
+for k in "${kernels[@]}"; do struct_sizes "$k" > "$raw/$k/sizes.tsv"; done
 dirs=()
 for k in "${kernels[@]}"; do dirs+=("$raw/$k"); done
 python3 "$top/fio-jobs/scan_report.py" --run-id "$run_id" --vm-clock "$clock" --topology "$topo" \
