@@ -128,6 +128,17 @@ def kmalloc_class(nbytes, caches):
     return best
 
 
+def read_info(path):
+    """{key: value} of guest-scan's info.txt (tab-separated); {} without it."""
+    out = {}
+    if os.path.exists(path):
+        with open(path) as f:
+            for ln in f:
+                k, _, v = ln.rstrip("\n").partition("\t")
+                out[k] = v
+    return out
+
+
 def read_marks(path):
     """{(q, r): {"scan": seconds, "remove": seconds}} from the markers."""
     ts = {}
@@ -160,6 +171,9 @@ def load_kernel(d):
     for b in boots:
         bd = os.path.join(d, b)
         marks = read_marks(os.path.join(bd, "marks.txt"))
+        hz = read_info(os.path.join(bd, "info.txt")).get("clk_tck", "100")
+        if not hz.isdigit() or int(hz) <= 0:
+            raise InputError("%s/info.txt: clk_tck '%s'" % (bd, hz))
         for row in read_tsv(os.path.join(bd, "scan.tsv")):
             q, r = row["queues"], row["rep"]
             tag = "q%s-r%s" % (q, r)
@@ -174,14 +188,18 @@ def load_kernel(d):
             t = marks.get((q, r))
             if not t or "scan" not in t or "remove" not in t:
                 raise InputError("%s: no markers of %s" % (bd, tag))
-            scans.setdefault(q, []).append({
+            busy = {}
+            if "scan_busy_ticks" in row:
+                busy = {"busy_s": int(row["scan_busy_ticks"]) / int(hz),
+                        "idle_s": int(row["scan_idle_ticks"]) / int(hz)}
+            scans.setdefault(q, []).append(dict(busy, **{
                 "boot": b, "scan": int(r), "luns": devs, "nr_hw_queues": int(row["nr_hw_queues"]),
                 "scan_s": t["scan"], "remove_s": t["remove"],
                 "scan_s_epoch": int(row["scan_us_epoch"]) / 1e6,
                 "slab_bytes_per_lun": (slab_bytes(sa) - slab_bytes(sb)) / devs,
                 "memfree_bytes_per_lun": (mb["MemFree"] - ma["MemFree"]) * 1024 / devs,
                 "caches_per_lun": {k: v / devs for k, v in cache_deltas(sb, sa).items()},
-            })
+            }))
         for row in read_tsv(os.path.join(bd, "hosts.tsv")):
             q, n = row["queues"], int(row["hosts"])
             if int(row["added"]) != n:
@@ -266,6 +284,8 @@ def build(dirs):
             row["blk_mq_tag_set_minus_baseline"] = sz["blk_mq_tag_set"] - bsz["blk_mq_tag_set"]
         res["sizes"].append(row)
     metrics = ("scan_s", "remove_s", "scan_s_epoch", "slab_bytes_per_lun", "memfree_bytes_per_lun")
+    if all("busy_s" in x for lab in labels for q in qs for x in data[lab]["scan"][q]):
+        metrics += ("busy_s", "idle_s")
     for q in qs:
         for lab in labels:
             s = data[lab]["scan"][q]
@@ -356,6 +376,7 @@ def render(res, run_id=None, clock=None, topology=None):
     L.append("#   remove = the same around the host's removal; slab B/LUN = slab bytes after - before"
              " (every cache shrunk first) / LUNs.")
     L.append("")
+    busy = "busy_s" in res["scan"][0]
     rows = [["queues", "kernel", "n", "scan s", "us/LUN", "remove s", "slab B/LUN", "scan vs %s [95%% CI]" % base]]
     for r in res["scan"]:
         rows.append([str(r["queues"]), r["kernel"], str(r["scan_s"]["n"]), fmt_ci(r["scan_s"], "%.3f"),
@@ -363,6 +384,18 @@ def render(res, run_id=None, clock=None, topology=None):
                      fmt_ci(r["slab_bytes_per_lun"], "%.0f"),
                      fmt_ratio(r["scan_s"].get("vs_baseline")) if r["kernel"] != base else "baseline"])
     L += table(rows)
+    if busy:
+        L.append("")
+        L.append("# The scan's CPU time: busy and idle time of all guest CPUs over the write (/proc/stat); the"
+                 " guest clock")
+        L.append("#   counts instructions only while a CPU is busy, idle time passes in real time on the"
+                 " shared host.")
+        rows = [["queues", "kernel", "n", "busy s", "idle s", "busy vs %s [95%% CI]" % base]]
+        for r in res["scan"]:
+            rows.append([str(r["queues"]), r["kernel"], str(r["busy_s"]["n"]), fmt_ci(r["busy_s"], "%.2f"),
+                         fmt_ci(r["idle_s"], "%.2f"),
+                         fmt_ratio(r["busy_s"].get("vs_baseline")) if r["kernel"] != base else "baseline"])
+        L += table(rows)
     L.append("")
     if res["tag_set"]:
         L.append("# A host's memory, measured: %d scsi_debug hosts of one LUN added without a scan (one tag set"

@@ -35,7 +35,9 @@ def boot(d, scan_s, extra_obj, luns=4, hosts=2):
     kmalloc-8 objects; each host two kmalloc-2k objects."""
     os.makedirs(d)
     write(os.path.join(d, "scan.tsv"), "queues\trep\tluns\tdevices\tnr_hw_queues\tscan_us_epoch\t"
-          "remove_us_epoch\n2\t1\t%d\t%d\t2\t%d\t500000\n" % (luns, luns, int(scan_s * 1e6)))
+          "remove_us_epoch\tscan_busy_ticks\tscan_idle_ticks\n2\t1\t%d\t%d\t2\t%d\t500000\t%d\t%d\n"
+          % (luns, luns, int(scan_s * 1e6), int(scan_s * 100), int(scan_s * 300)))
+    write(os.path.join(d, "info.txt"), "kernel\tx\nclk_tck\t100\n")
     write(os.path.join(d, "hosts.tsv"), "queues\thosts\tadded\tnr_hw_queues\n2\t%d\t%d\t2\n" % (hosts, hosts))
     write(os.path.join(d, "marks.txt"),
           "[   10.000000] scsi_numa_scan q=2 r=1 scan start\n"
@@ -78,6 +80,8 @@ class ScanReport(unittest.TestCase):
         self.assertEqual(v["scan_s"]["n"], 2)
         self.assertAlmostEqual(v["us_per_lun"]["mean"], 21.0e6 / 4, places=3)
         self.assertAlmostEqual(v["remove_s"]["mean"], 0.5, places=6)
+        self.assertAlmostEqual(v["busy_s"]["mean"], 21.0)
+        self.assertAlmostEqual(v["idle_s"]["mean"], 63.0)
         self.assertAlmostEqual(v["slab_bytes_per_lun"]["mean"], 1024.0)
         self.assertAlmostEqual(p["slab_bytes_per_lun"]["mean"], 1032.0)
         self.assertAlmostEqual(v["memfree_bytes_per_lun"]["mean"], 4 * 1024 / 4)
