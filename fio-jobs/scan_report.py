@@ -198,6 +198,8 @@ def load_kernel(d):
                 "scan_s_epoch": int(row["scan_us_epoch"]) / 1e6,
                 "slab_bytes_per_lun": (slab_bytes(sa) - slab_bytes(sb)) / devs,
                 "memfree_bytes_per_lun": (mb["MemFree"] - ma["MemFree"]) * 1024 / devs,
+                "meminfo_slab_bytes_per_lun": (ma["Slab"] - mb["Slab"]) * 1024 / devs,
+                "memavailable_bytes_per_lun": (mb.get("MemAvailable", 0) - ma.get("MemAvailable", 0)) * 1024 / devs,
                 "caches_per_lun": {k: v / devs for k, v in cache_deltas(sb, sa).items()},
             }))
         for row in read_tsv(os.path.join(bd, "hosts.tsv")):
@@ -283,7 +285,8 @@ def build(dirs):
         if lab != base and "blk_mq_tag_set" in bsz:
             row["blk_mq_tag_set_minus_baseline"] = sz["blk_mq_tag_set"] - bsz["blk_mq_tag_set"]
         res["sizes"].append(row)
-    metrics = ("scan_s", "remove_s", "scan_s_epoch", "slab_bytes_per_lun", "memfree_bytes_per_lun")
+    metrics = ("scan_s", "remove_s", "scan_s_epoch", "slab_bytes_per_lun", "memfree_bytes_per_lun",
+               "meminfo_slab_bytes_per_lun", "memavailable_bytes_per_lun")
     if all("busy_s" in x for lab in labels for q in qs for x in data[lab]["scan"][q]):
         metrics += ("busy_s", "idle_s")
     for q in qs:
