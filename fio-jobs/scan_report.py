@@ -318,8 +318,15 @@ def build(dirs):
         # The node cache's array on a kernel that has it: one int per hardware queue.
         hwq = max(x["nr_hw_queues"] for x in data[base]["scan"][q])
         kc = kmalloc_class(hwq * SIZEOF_INT, data[base]["caches"])
-        res["cache_array"].append({"queues": int(q), "nr_hw_queues": hwq, "bytes": hwq * SIZEOF_INT,
-                                   "kmalloc": kc[0] if kc else None, "kmalloc_bytes": kc[1] if kc else None})
+        arow = {"queues": int(q), "nr_hw_queues": hwq, "bytes": hwq * SIZEOF_INT,
+                "kmalloc": kc[0] if kc else None, "kmalloc_bytes": kc[1] if kc else None}
+        if kc and all(data[lab]["hosts"].get(q) for lab in labels):
+            # What that kmalloc cache grew by per host, measured: the array's bytes and
+            # anything else of that size class a host allocates.
+            arow["measured_bytes_per_host"] = {
+                lab: stats.mean([x["caches_per_host"].get(kc[0], 0.0) for x in data[lab]["hosts"][q]])
+                for lab in labels}
+        res["cache_array"].append(arow)
         # The caches whose bytes per LUN / per host differ most from the baseline's.
         for key, src, dst in (("caches_per_lun", "scan", "caches_per_lun"),
                               ("caches_per_host", "hosts", "caches_per_host")):
@@ -421,8 +428,11 @@ def render(res, run_id=None, clock=None, topology=None):
     L.append("#   allocated with the tag set, and what it adds to struct blk_mq_tag_set (which struct Scsi_Host"
              " embeds).")
     for a in res["cache_array"]:
-        L.append("#   submit_queues=%d: nr_hw_queues %d x sizeof(int) %d B = %d B -> %s (%s B per tag set)"
-                 % (a["queues"], a["nr_hw_queues"], SIZEOF_INT, a["bytes"], a["kmalloc"], a["kmalloc_bytes"]))
+        m = a.get("measured_bytes_per_host")
+        L.append("#   submit_queues=%d: nr_hw_queues %d x sizeof(int) %d B = %d B -> %s (%s B per tag set)%s"
+                 % (a["queues"], a["nr_hw_queues"], SIZEOF_INT, a["bytes"], a["kmalloc"], a["kmalloc_bytes"],
+                    "; %s per host, measured: %s" % (a["kmalloc"], ", ".join(
+                        "%s %.1f B" % (k, v) for k, v in m.items())) if m else ""))
     if res["sizes"]:
         L.append("#   sizeof per kernel, from its source at its commit (gcc, make kernels' config); a scsi_debug"
                  " host asks no private bytes:")

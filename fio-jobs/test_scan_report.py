@@ -91,7 +91,8 @@ class ScanReport(unittest.TestCase):
         self.assertAlmostEqual(tp["slab_bytes_per_host"]["minus_baseline"], 8.0)
         self.assertEqual(tp["slab_bytes_per_host"]["minus_baseline_ci95_half"], 0.0)
         self.assertEqual(res["cache_array"], [{"queues": 2, "nr_hw_queues": 2, "bytes": 8,
-                                               "kmalloc": "kmalloc-8", "kmalloc_bytes": 8}])
+                                               "kmalloc": "kmalloc-8", "kmalloc_bytes": 8,
+                                               "measured_bytes_per_host": {"vanilla": 0.0, "patched": 8.0}}])
         self.assertEqual(res["caches_per_host"][0]["cache"], "kmalloc-8")
         text = scan_report.render(res, "id", "QEMU -icount shift=5", "four-node")
         self.assertIn("no real hardware", text)
