@@ -55,7 +55,9 @@ icount=$COMPARE_ICOUNT
 [ "$icount" = 0 ] && icount=""
 if [ -n "$icount" ]; then
 	n=${icount#shift=} n=${n%%,*}
-	clock="QEMU TCG -icount $icount: guest time = its instructions x 2^$n ns (real time while every vCPU idles), so a time counts guest instructions on an emulated CPU, not real time"
+	idle="real time while every vCPU idles"
+	[[ $icount == *sleep=off* ]] && idle="while every vCPU idles, a jump to the next timer"
+	clock="QEMU TCG -icount $icount: guest time = its instructions x 2^$n ns ($idle), so a time counts guest instructions on an emulated CPU, not real time"
 else
 	clock="QEMU TCG, the host's wall clock: a time is the emulation's speed on a shared host, not real time"
 fi
