@@ -53,7 +53,7 @@ TOPOS := two-node cpuless hotplug memless one-node four-node
 # topology, the long churn.
 FULL_RUNS ?= $(foreach t,$(TOPOS),vanilla:$(t) patched:$(t) debug:$(t))
 
-.PHONY: all help check check-full lint lint-series check-upstream deps tree export kernels kernels-debug vm compare compare-smoke inspector host-check clean distclean
+.PHONY: all help check check-full lint lint-series check-upstream deps tree export kernels kernels-debug vm compare compare-smoke compare-scan inspector host-check clean distclean
 .NOTPARALLEL:
 
 all: help
@@ -111,6 +111,11 @@ compare: $(COMPARE_NEEDS) kernels
 
 compare-smoke: $(COMPARE_NEEDS) kernels
 	@$(H)/compare.sh --smoke
+
+# make compare's last part alone (harness/compare-scan.sh: other kernels,
+# repetitions, queue counts there).
+compare-scan: need-base+tree+kernel+guest kernels
+	@$(H)/compare-scan.sh
 
 # blktests is not in Debian's archive: CI cannot run these (blktests/README).
 # BTESTS='block scsi' or 'scsi/013 ...' picks groups or tests (default: all

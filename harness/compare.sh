@@ -16,9 +16,14 @@
 # and remote LLC misses per I/O); fio's JSON and the meter's raw counts
 # (meter-r<rep>.txt) stay under build/compare/<kernel>/.
 #
+# Last, harness/compare-scan.sh (its own guests, without the meter, in
+# four-node): a scan of 2048 scsi_debug LUNs on one host and a host's tag
+# set in memory, vanilla vs patched, into build/compare/scan.{txt,json}
+# (printed last).
+#
 # compare.sh --smoke: the short variant (make compare-smoke): the scsi_debug
-# target only, 2 repetitions of 2 s runs, into build/compare-smoke; the
-# cover letter takes it only with COVER_COMPARE=smoke.
+# target only, 2 repetitions of 2 s runs, into build/compare-smoke, no
+# scan comparison; the cover letter takes it only with COVER_COMPARE=smoke.
 #
 # Settings (lib/config.sh, config.example): COMPARE_REPS,
 # COMPARE_TARGETS, COMPARE_IRQ, COMPARE_METER (the meter's LLC model, "on"
@@ -43,9 +48,10 @@ topo=two-node
 # Absolute: the guest reads fio.env through the root share by this path.
 out=$top/build/compare
 [ $# -le 1 ] || { echo "usage: compare.sh [--smoke]" >&2; exit 2; }
+scan=yes
 case ${1:-} in
 '') ;;
---smoke) out=$top/build/compare-smoke
+--smoke) out=$top/build/compare-smoke scan=""
 	export COMPARE_TARGETS=scsi_debug COMPARE_REPS=2 FIO_JOBS=randread-4k FIO_QDS=32 \
 		FIO_NUMJOBS=1 FIO_RUNTIME=2 ;;
 *) echo "usage: compare.sh [--smoke]" >&2; exit 2 ;;
@@ -163,3 +169,8 @@ fi
 echo
 echo "# compare: the HBAs' interrupts ($out/irqs.txt)"
 cat "$out/irqs.txt"
+if [ -n "$scan" ]; then
+	echo
+	echo "# compare: the scan of 2048 LUNs and a tag set's memory (harness/compare-scan.sh; $out/scan.txt)"
+	"$top/harness/compare-scan.sh" --out "$out" vanilla patched
+fi

@@ -14,8 +14,10 @@ Targets
   deps             install every package group below (as root: sudo make deps)
   check            the tests: lint, both kernels, the guest runs of CHECK_RUNS, summary
   check-full       check plus the debug kernel in every topology and the long churn
-  compare          the measurement: vanilla vs patched, fio IOPS and remote accesses
+  compare          the measurement: vanilla vs patched, fio IOPS and remote accesses,
+                   then the scan of 2048 LUNs and a tag set's memory (compare-scan)
   compare-smoke    compare, short: scsi_debug only, into build/compare-smoke
+  compare-scan     compare's last part alone: scan time and memory, into build/compare/scan.*
   lint             host-side checks only, no guest
   lint-series      every commit of the series: W=1, sparse, checkpatch, kernel-doc
   tree             lay out build/linux: tag vanilla + branch patched from patches/
