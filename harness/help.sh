@@ -16,6 +16,7 @@ Targets
   check-full       check plus the debug kernel in every topology and the long churn
   compare          the measurement: vanilla vs patched, fio IOPS and remote accesses
   compare-smoke    compare, short: scsi_debug only, into build/compare-smoke
+  compare-rules    the queue-node rules: vanilla, rule-a, rule-b (RULES_TOPO, RULES_REPS)
   lint             host-side checks only, no guest
   lint-series      every commit of the series: W=1, sparse, checkpatch, kernel-doc
   tree             lay out build/linux: tag vanilla + branch patched from patches/
