@@ -1,0 +1,244 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0
+"""The queue-node rule comparison (make compare-rules): N kernels, each
+against a reference and against each other in given pairs.
+
+    rules_report.py --ref LABEL [--pair LABEL:REF ..] [--node-cpus N=C,..]
+                    [--text F] [--json F] [--run-id ID] [--topology NAME] DIR [DIR..]
+
+DIR as for report.py (OUTDIR/LABEL of run.sh, or an OUTDIR of several).
+For every target, metric (meter_metrics: kernel remote accesses per I/O,
+the same for the objects the placement inspector reports, kernel remote
+LLC misses per I/O) and kernel: the mean per submitter CPU node with the
+half width of its 95% CI, the sum over the CPU nodes (fio on each node in
+turn: one guest's runs per repetition) with its stddev over the
+repetitions, and the CPU-weighted sum (each node's value times its share
+of the present CPUs, --node-cpus: I/O submitted in proportion to the CPUs,
+what the distance-sum rule optimises); then each kernel's sum and weighted
+sum over the reference's and over each --pair's, with the ratio's 95% CI
+(stats.ratio_ci95: delta method, Welch df), pairing nothing: the
+repetitions of two kernels are independent guests.
+Exit 0 when written, 1 on missing or malformed input.  Standard library.
+"""
+import argparse
+import json
+import sys
+
+import meter_metrics
+import stats
+from meter_report import fmt_num, render_table
+from results import InputError, load
+
+# The blk-mq objects among the inspector's kinds (rq_page: the static
+# requests with their scsi_cmnd and driver pdus); the other kinds are the
+# SCSI objects (include/scsi_numa_inspect.h).
+BLK_MQ_KINDS = ("hctx", "tags", "rq_page", "request_queue")
+# The metrics of the rule table: key, title.
+METRICS = [
+    ("remote_acc_k", "kernel remote acc/IO"),
+    ("blkmq_remote_acc", "blk-mq objects remote acc/IO"),
+    ("scsi_remote_acc", "SCSI objects remote acc/IO"),
+    ("remote_miss_k", "kernel remote LLC miss/IO"),
+]
+
+
+def parse_node_cpus(text):
+    """"0=3,1=2" -> {"0": 3, "1": 2}; ValueError on anything else."""
+    out = {}
+    for part in (text or "").split(","):
+        if not part:
+            continue
+        node, _eq, cpus = part.partition("=")
+        if not node.isdigit() or not cpus.isdigit() or int(cpus) < 0:
+            raise ValueError("--node-cpus %r: N=CPUS,.." % text)
+        out[node] = int(cpus)
+    return out
+
+
+def run_values(run, cache):
+    """The METRICS of one run (meter_metrics.run_metrics), {} without meter
+    counts.  A kind the window did not touch counts 0 (the meter prints
+    only the kinds it saw)."""
+    m = meter_metrics.run_metrics(run, cache)
+    if "remote_acc_k" not in m:
+        return {}
+    out = {"remote_acc_k": m["remote_acc_k"], "remote_miss_k": m["remote_miss_k"]}
+    if "obj_remote_acc" in m:
+        blk = sum(m.get("obj_acc:" + k, 0.0) for k in BLK_MQ_KINDS)
+        out["blkmq_remote_acc"] = blk
+        out["scsi_remote_acc"] = m["obj_remote_acc"] - blk
+    return out
+
+
+def aggregate(groups, node_cpus):
+    """{(target, job, qd): {label: {metric: entry}}}, entry = {"nodes":
+    {node: {mean, ci95, n, values}}, "reps": [..], "sum": [per
+    repetition], "wsum": [per repetition]}.  Runs whose memory follows the
+    CPU node only; a sum over the repetitions every CPU node has."""
+    cache = meter_metrics.MeterCache()
+    per = {}
+    for g, labels in groups.items():
+        if g.mem_node != g.cpu_node:
+            continue
+        for label, runs in labels.items():
+            for r in runs:
+                for k, v in run_values(r, cache).items():
+                    per.setdefault((g.target, g.job, g.qd), {}).setdefault(label, {}) \
+                        .setdefault(k, {}).setdefault(g.cpu_node, {})[r["rep"]] = v
+    total = sum(node_cpus.values())
+    out = {}
+    for key in sorted(per, key=lambda k: (TARGET_ORDER.index(k[0]) if k[0] in TARGET_ORDER
+                                          else len(TARGET_ORDER), k)):
+        for label, metrics in per[key].items():
+            ent = {}
+            for k, _t in METRICS:
+                bynode = metrics.get(k)
+                if not bynode:
+                    continue
+                reps = sorted(set.intersection(*(set(v) for v in bynode.values())))
+                e = {"nodes": {}, "reps": reps}
+                for n, v in bynode.items():
+                    xs = [v[r] for r in sorted(v)]
+                    e["nodes"][n] = {"mean": stats.mean(xs), "ci95": stats.ci95_half(xs),
+                                     "n": len(xs), "values": xs}
+                e["sum"] = [sum(v[r] for v in bynode.values()) for r in reps]
+                if total and all(n in node_cpus for n in bynode):
+                    e["wsum"] = [sum(node_cpus[n] * v[r] / total for n, v in bynode.items())
+                                 for r in reps]
+                ent[k] = e
+            out.setdefault(key, {})[label] = ent
+    return out
+
+
+TARGET_ORDER = ["null_blk", "scsi_debug", "megaraid_sas", "ahci", "virtio_scsi"]
+
+
+def compare(agg, comparisons):
+    """Adds, per entry, "vs": {ref: {"sum": [r, lo, hi] or None, "wsum": ..}}."""
+    for labels in agg.values():
+        for label, ent in labels.items():
+            for ref in comparisons.get(label, []):
+                base = labels.get(ref)
+                if not base:
+                    continue
+                for k, e in ent.items():
+                    b = base.get(k)
+                    if not b:
+                        continue
+                    e.setdefault("vs", {})[ref] = {
+                        agg_key: (list(stats.ratio_ci95(b[agg_key], e[agg_key]) or [])
+                                  or None) if agg_key in e and agg_key in b else None
+                        for agg_key in ("sum", "wsum")}
+
+
+def fmt_ratio(rc):
+    if not rc:
+        return "-"
+    return "x%.3f [%.3f, %.3f]" % tuple(rc)
+
+
+def fmt_text(agg, labels, comparisons, nodes):
+    refs = []
+    for label in labels:
+        for ref in comparisons.get(label, []):
+            if ref not in refs:
+                refs.append(ref)
+    out = []
+    for (target, job, qd), by in agg.items():
+        out.append("%s, %s qd %s" % (target, job, qd))
+        out.append("")
+        head = ["metric", "kernel"] + ["node %s" % n for n in nodes] + \
+            ["sum ± sd", "weighted ± sd"] + \
+            ["sum x %s [95%% CI]" % r for r in refs] + ["weighted x %s [95%% CI]" % r for r in refs]
+        lines = []
+        for k, title in METRICS:
+            for label in labels:
+                e = by.get(label, {}).get(k)
+                if not e:
+                    continue
+                line = [title, label]
+                for n in nodes:
+                    ne = e["nodes"].get(n)
+                    line.append("-" if not ne else "%s ± %s" % (
+                        fmt_num(ne["mean"]), fmt_num(ne["ci95"])))
+                for agg_key in ("sum", "wsum"):
+                    xs = e.get(agg_key)
+                    line.append("-" if not xs else "%s ± %s" % (
+                        fmt_num(stats.mean(xs)), fmt_num(stats.stddev(xs))))
+                for agg_key in ("sum", "wsum"):
+                    for r in refs:
+                        line.append("" if r == label or r not in comparisons.get(label, [])
+                                    else fmt_ratio((e.get("vs", {}).get(r) or {}).get(agg_key)))
+                lines.append(line)
+        out += render_table(head, lines, 1)
+        out.append("")
+    n = sorted({len(ne["values"]) for by in agg.values() for ent in by.values()
+                for e in ent.values() for ne in e["nodes"].values()})
+    out += [
+        "Per submitter node: mean ± 95%% CI half width over the repetitions (n = %s);"
+        % ", ".join(map(str, n)),
+        "sum: over the CPU nodes, each repetition one guest, ± sample stddev;",
+        "weighted: each node's value x its share of the present CPUs (%s);"
+        % ", ".join("node %s: %s" % kv for kv in sorted(comparisons.get("__cpus__", {}).items())),
+        "x REF: the kernel's mean over REF's, 95% CI (delta method, Welch df).",
+        "blk-mq objects: the placement inspector's hctx, tags, rq_page (static requests",
+        "with their scsi_cmnd and driver pdus) and request_queue; SCSI objects: its other",
+        "kinds.  The inspector walks SCSI hosts only: for null_blk both are '-' or 0.",
+    ]
+    return "\n".join(out) + "\n"
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("--ref", required=True, help="the reference label (vanilla)")
+    ap.add_argument("--pair", action="append", default=[], metavar="LABEL:REF",
+                    help="also compare LABEL with REF (repeatable)")
+    ap.add_argument("--node-cpus", default="", metavar="N=C,..",
+                    help="present CPUs per node, for the weighted sum")
+    ap.add_argument("--text")
+    ap.add_argument("--json")
+    ap.add_argument("--run-id")
+    ap.add_argument("--topology")
+    ap.add_argument("dirs", nargs="+", metavar="DIR")
+    args = ap.parse_args()
+    try:
+        node_cpus = parse_node_cpus(args.node_cpus)
+        groups = load(args.dirs)
+        if not groups:
+            raise InputError("no results found")
+        labels = sorted({l for g in groups.values() for l in g},
+                        key=lambda l: (l != args.ref, l))
+        if args.ref not in labels:
+            raise InputError("reference %r not found (labels: %s)" % (args.ref, ", ".join(labels)))
+        comparisons = {l: [args.ref] for l in labels if l != args.ref}
+        for p in args.pair:
+            label, _c, ref = p.partition(":")
+            if label not in labels or ref not in labels or label == ref:
+                raise InputError("--pair %r: two different labels of %s" % (p, ", ".join(labels)))
+            comparisons.setdefault(label, []).append(ref)
+        agg = aggregate(groups, node_cpus)
+        if not agg:
+            raise InputError("no meter counts in %s" % " ".join(args.dirs))
+    except (InputError, ValueError) as e:
+        print("rules_report.py: %s" % e, file=sys.stderr)
+        return 1
+    compare(agg, comparisons)
+    nodes = sorted({g.cpu_node for g in groups}, key=lambda n: (not n.isdigit(), int(n) if n.isdigit() else n))
+    text = fmt_text(agg, labels, dict(comparisons, __cpus__=node_cpus), nodes)
+    sys.stdout.write(text)
+    if args.text:
+        with open(args.text, "w") as f:
+            f.write(text)
+    if args.json:
+        with open(args.json, "w") as f:
+            json.dump({"run_id": args.run_id, "topology": args.topology, "ref": args.ref,
+                       "labels": labels, "comparisons": comparisons, "node_cpus": node_cpus,
+                       "metrics": dict(METRICS),
+                       "groups": [{"target": t, "job": j, "qd": q, "kernels": by}
+                                  for (t, j, q), by in agg.items()]}, f, indent=1)
+            f.write("\n")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
