@@ -183,7 +183,7 @@ def fmt_text(agg, labels, comparisons, nodes):
         "x REF: the kernel's mean over REF's, 95% CI (delta method, Welch df).",
         "blk-mq objects: the placement inspector's hctx, tags, rq_page (static requests",
         "with their scsi_cmnd and driver pdus) and request_queue; SCSI objects: its other",
-        "kinds.  The inspector walks SCSI hosts only: for null_blk both are '-' or 0.",
+        "kinds.  The inspector walks SCSI hosts only: null_blk has no object rows.",
     ]
     return "\n".join(out) + "\n"
 
