@@ -112,6 +112,8 @@ echo "$run_id" > "$out/run-id"
 # shellcheck source=../lib/series.sh
 . "$top/lib/series.sh"
 series_measured "$top" > "$out/series-commit"
+# Each kernel's commit (kbuild.sh's record), for a comparison of more than the two.
+for k in $kernels; do echo "$k $(cat "$top/build/kernels/$k/commit" 2>/dev/null || echo unknown)"; done > "$out/kernels"
 # The settings the guest needs (harness/guest-compare), one
 # shell-quoted assignment each: multi-word values (FIO_QDS="1 32") must
 # reach the guest whole.
