@@ -4,7 +4,8 @@
 against a reference and against each other in given pairs.
 
     rules_report.py --ref LABEL [--pair LABEL:REF ..] [--node-cpus N=C,..]
-                    [--text F] [--json F] [--run-id ID] [--topology NAME] DIR [DIR..]
+                    [--text F] [--json F] [--summary F] [--run-id ID]
+                    [--topology NAME] DIR [DIR..]
 
 DIR as for report.py (OUTDIR/LABEL of run.sh, or an OUTDIR of several).
 For every target, metric (meter_metrics: kernel remote accesses per I/O,
@@ -17,7 +18,8 @@ of the present CPUs, --node-cpus: I/O submitted in proportion to the CPUs,
 what the distance-sum rule optimises); then each kernel's sum and weighted
 sum over the reference's and over each --pair's, with the ratio's 95% CI
 (stats.ratio_ci95: delta method, Welch df), pairing nothing: the
-repetitions of two kernels are independent guests.
+repetitions of two kernels are independent guests.  --summary: the sums
+alone, with the first --pair's ratios (the decision's table).
 Exit 0 when written, 1 on missing or malformed input.  Standard library.
 """
 import argparse
@@ -188,6 +190,29 @@ def fmt_text(agg, labels, comparisons, nodes):
     return "\n".join(out) + "\n"
 
 
+def fmt_summary(agg, labels, pair):
+    """The compact table: per target and metric the sums of every kernel
+    and PAIR (label, ref)'s ratio of the sums and of the weighted sums."""
+    label, ref = pair
+    head = ["target", "metric (sum over the CPU nodes)"] + labels + \
+        ["%s/%s sum [95%% CI]" % pair, "%s/%s CPU-weighted [95%% CI]" % pair]
+    lines = []
+    for (target, job, qd), by in agg.items():
+        name = target if (job, qd) == ("randread-4k", 32) else "%s %s qd%s" % (target, job, qd)
+        for k, title in METRICS:
+            if k == "remote_miss_k" or not any(k in by.get(lb, {}) for lb in labels):
+                continue
+            line = [name, title]
+            for lb in labels:
+                e = by.get(lb, {}).get(k)
+                line.append("-" if not e or not e["sum"] else "%s ± %s" % (
+                    fmt_num(stats.mean(e["sum"])), fmt_num(stats.stddev(e["sum"]))))
+            vs = (by.get(label, {}).get(k) or {}).get("vs", {}).get(ref) or {}
+            line += [fmt_ratio(vs.get("sum")), fmt_ratio(vs.get("wsum"))]
+            lines.append(line)
+    return "\n".join(render_table(head, lines, 1)) + "\n"
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--ref", required=True, help="the reference label (vanilla)")
@@ -197,6 +222,8 @@ def main():
                     help="present CPUs per node, for the weighted sum")
     ap.add_argument("--text")
     ap.add_argument("--json")
+    ap.add_argument("--summary", help="write the compact table of the sums and of the "
+                    "first --pair's ratios to this file")
     ap.add_argument("--run-id")
     ap.add_argument("--topology")
     ap.add_argument("dirs", nargs="+", metavar="DIR")
@@ -229,6 +256,11 @@ def main():
     if args.text:
         with open(args.text, "w") as f:
             f.write(text)
+    if args.summary:
+        pairs = [p.partition(":")[::2] for p in args.pair] or \
+            [(l, args.ref) for l in labels if l != args.ref][:1]
+        with open(args.summary, "w") as f:
+            f.write(fmt_summary(agg, labels, pairs[0]) if pairs else "")
     if args.json:
         with open(args.json, "w") as f:
             json.dump({"run_id": args.run_id, "topology": args.topology, "ref": args.ref,

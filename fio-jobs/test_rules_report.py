@@ -84,6 +84,14 @@ class Rules(unittest.TestCase):
                              if ln.startswith("kernel remote acc/IO ") and "| rule-b " in ln
                              and "x1.000 [" in ln), 1)
 
+    def test_summary(self):
+        text = rr.fmt_summary(self.agg, ["vanilla", "rule-a", "rule-b"], ("rule-b", "rule-a"))
+        row = [ln for ln in text.splitlines() if ln.startswith("hba ") and "| kernel remote acc" in ln]
+        self.assertEqual(len(row), 1)
+        self.assertIn("| 310 ± 14.1 ", row[0])
+        self.assertIn("x1.055 [", row[0])      # weighted: 153 / 145
+        self.assertNotIn("LLC miss", text)
+
 
 if __name__ == "__main__":
     unittest.main()

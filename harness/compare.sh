@@ -194,7 +194,8 @@ if [ "$out" = "$top/build/compare-rules" ]; then
 	echo
 	echo "# compare: the queue-node rules in $topo ($out/rules.txt, rules.json)"
 	python3 "$top/fio-jobs/rules_report.py" --ref vanilla --pair rule-b:rule-a --node-cpus "$ncpus" \
-		--topology "$topo" --run-id "$run_id" --text "$out/rules.txt" --json "$out/rules.json" "${kdirs[@]}"
+		--topology "$topo" --run-id "$run_id" --text "$out/rules.txt" --json "$out/rules.json" \
+		--summary "$out/rules-summary.txt" "${kdirs[@]}"
 fi
 if [ -s "$out/meter-summary.txt" ]; then
 	echo
