@@ -114,11 +114,13 @@ compare-smoke: $(COMPARE_NEEDS) kernels
 	@$(H)/compare.sh --smoke
 
 # The blk-mq queue-node rules (harness/README): kernels vanilla, rule-a,
-# rule-b (built beforehand), in RULES_TOPO, RULES_REPS repetitions.
+# rule-b (built beforehand), in RULES_TOPO, RULES_REPS repetitions, on
+# RULES_TARGETS.
 RULES_TOPO ?= two-node-3-2
 RULES_REPS ?= 5
+RULES_TARGETS ?= null_blk megaraid_sas ahci
 compare-rules: $(COMPARE_NEEDS) kernels
-	@$(H)/compare.sh --rules '$(RULES_TOPO)' '$(RULES_REPS)'
+	@$(H)/compare.sh --rules '$(RULES_TOPO)' '$(RULES_REPS)' '$(RULES_TARGETS)'
 
 # blktests is not in Debian's archive: CI cannot run these (blktests/README).
 # BTESTS='scsi/013 ...' picks tests (default: all of blktests/tests/).

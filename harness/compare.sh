@@ -20,13 +20,13 @@
 # target only, 2 repetitions of 2 s runs, into build/compare-smoke; the
 # cover letter takes it only with COVER_COMPARE=smoke.
 #
-# compare.sh --rules [TOPOLOGY [REPS]]: the blk-mq queue-node rules (make
+# compare.sh --rules [TOPOLOGY [REPS [TARGETS]]]: the blk-mq queue-node rules (make
 # compare-rules, issue 24 item 1): the kernels vanilla, rule-a (the
 # series' distance sum) and rule-b (the device's node when the queue
 # serves it), built beforehand (harness/README, "compare-rules"), in
 # TOPOLOGY (default two-node-3-2), REPS repetitions (default 5), on
-# null_blk (home_node = the device node, one queue) and the single-queue
-# HBAs megaraid_sas and ahci, their IRQs on the device's node
+# TARGETS (default: null_blk, home_node = the device node, one queue, and
+# the single-queue HBAs megaraid_sas and ahci), the HBAs' IRQs on the device's node
 # (COMPARE_IRQ=device); into build/compare-rules: report.py's tables with
 # vanilla as baseline, and fio-jobs/rules_report.py's rule table
 # (rules.txt, rules.json): every kernel against vanilla, rule-b against
@@ -55,17 +55,17 @@ topo=two-node
 kernels="vanilla patched"
 # Absolute: the guest reads fio.env through the root share by this path.
 out=$top/build/compare
-usage() { echo "usage: compare.sh [--smoke | --rules [TOPOLOGY [REPS]]]" >&2; exit 2; }
+usage() { echo "usage: compare.sh [--smoke | --rules [TOPOLOGY [REPS [TARGETS]]]]" >&2; exit 2; }
 case ${1:-} in
 '') [ $# -le 1 ] || usage ;;
 --smoke) [ $# = 1 ] || usage
 	out=$top/build/compare-smoke
 	export COMPARE_TARGETS=scsi_debug COMPARE_REPS=2 FIO_JOBS=randread-4k FIO_QDS=32 \
 		FIO_NUMJOBS=1 FIO_RUNTIME=2 ;;
---rules) [ $# -le 3 ] || usage
+--rules) [ $# -le 4 ] || usage
 	out=$top/build/compare-rules topo=${2:-two-node-3-2} kernels="vanilla rule-a rule-b"
 	[[ ${3:-5} =~ ^[1-9][0-9]*$ ]] || usage
-	export COMPARE_TARGETS="null_blk megaraid_sas ahci" COMPARE_REPS=${3:-5} COMPARE_IRQ=device
+	export COMPARE_TARGETS=${4:-null_blk megaraid_sas ahci} COMPARE_REPS=${3:-5} COMPARE_IRQ=device
 	for k in rule-a rule-b; do
 		[ -f "$top/build/kernels/$k/bzImage" ] ||
 			{ echo "compare: no kernel build/kernels/$k (harness/README, compare-rules)" >&2; exit 1; }
