@@ -38,6 +38,7 @@ BLK_MQ_KINDS = ("hctx", "tags", "rq_page", "request_queue")
 # The metrics of the rule table: key, title.
 METRICS = [
     ("remote_acc_k", "kernel remote acc/IO"),
+    ("obj_remote_acc", "all objects remote acc/IO"),
     ("blkmq_remote_acc", "blk-mq objects remote acc/IO"),
     ("scsi_remote_acc", "SCSI objects remote acc/IO"),
     ("remote_miss_k", "kernel remote LLC miss/IO"),
@@ -66,6 +67,7 @@ def run_values(run, cache):
         return {}
     out = {"remote_acc_k": m["remote_acc_k"], "remote_miss_k": m["remote_miss_k"]}
     if "obj_remote_acc" in m:
+        out["obj_remote_acc"] = m["obj_remote_acc"]
         blk = sum(m.get("obj_acc:" + k, 0.0) for k in BLK_MQ_KINDS)
         out["blkmq_remote_acc"] = blk
         out["scsi_remote_acc"] = m["obj_remote_acc"] - blk
@@ -190,6 +192,47 @@ def fmt_text(agg, labels, comparisons, nodes):
     return "\n".join(out) + "\n"
 
 
+def break_even(agg, pair):
+    """On two CPU nodes: {(target, job, qd, metric): (ratio, side)}: the
+    CPU-count ratio node A : node B (A, B the two nodes in order) at which
+    PAIR's two kernels have the same CPU-weighted mean, with "below" when
+    the pair's first kernel has fewer at ratios below it, "above" when
+    above; (None, "always") or (None, "never") when no ratio ties them.
+    From the per-node means: w_A d_A + w_B d_B = 0, d = first - second."""
+    label, ref = pair
+    out = {}
+    for (t, j, q), by in agg.items():
+        for k, _t in METRICS:
+            a, b = (by.get(label, {}).get(k), by.get(ref, {}).get(k))
+            if not a or not b or len(a["nodes"]) != 2 or set(a["nodes"]) != set(b["nodes"]):
+                continue
+            na, nb = sorted(a["nodes"], key=int)
+            da = a["nodes"][na]["mean"] - b["nodes"][na]["mean"]
+            db = a["nodes"][nb]["mean"] - b["nodes"][nb]["mean"]
+            if da * db >= 0:
+                out[t, j, q, k] = (None, "always" if da + db < 0 else "never")
+            else:
+                out[t, j, q, k] = (-db / da, "below" if da > 0 else "above")
+    return out
+
+
+def fmt_break_even(be, pair, nodes):
+    """The break-even lines of the summary."""
+    lines = []
+    for (t, j, q, k), (r, side) in be.items():
+        if k not in ("obj_remote_acc", "blkmq_remote_acc"):
+            continue        # the whole kernel's background is too noisy for it
+        title = dict(METRICS)[k]
+        name = t if (j, q) == ("randread-4k", 32) else "%s %s qd%s" % (t, j, q)
+        if r is None:
+            lines.append("  %s, %s: %s has fewer %s" % (name, title, pair[0],
+                         "at any CPU ratio" if side == "always" else "at no CPU ratio"))
+        else:
+            lines.append("  %s, %s: %s has fewer while CPUs node %s : node %s is %s %.2f"
+                         % (name, title, pair[0], nodes[0], nodes[1], side, r))
+    return lines
+
+
 def fmt_summary(agg, labels, pair):
     """The compact table: per target and metric the sums of every kernel
     and PAIR (label, ref)'s ratio of the sums and of the weighted sums."""
@@ -210,7 +253,14 @@ def fmt_summary(agg, labels, pair):
             vs = (by.get(label, {}).get(k) or {}).get("vs", {}).get(ref) or {}
             line += [fmt_ratio(vs.get("sum")), fmt_ratio(vs.get("wsum"))]
             lines.append(line)
-    return "\n".join(render_table(head, lines, 1)) + "\n"
+    out = render_table(head, lines, 1)
+    nodes = sorted({n for by in agg.values() for ent in by.values() for e in ent.values()
+                    for n in e["nodes"]}, key=int)
+    be = break_even(agg, pair)
+    if be and len(nodes) == 2:
+        out += ["", "Break-even of the CPU-weighted means (point estimates from the per-node means):"]
+        out += fmt_break_even(be, pair, nodes)
+    return "\n".join(out) + "\n"
 
 
 def main():
@@ -264,6 +314,10 @@ def main():
     if args.json:
         with open(args.json, "w") as f:
             json.dump({"run_id": args.run_id, "topology": args.topology, "ref": args.ref,
+                       "break_even": [{"pair": list(pair), "target": t, "job": j, "qd": q,
+                                       "metric": k, "ratio": r, "side": side}
+                                      for pair in [p.partition(":")[::2] for p in args.pair]
+                                      for (t, j, q, k), (r, side) in break_even(agg, pair).items()],
                        "labels": labels, "comparisons": comparisons, "node_cpus": node_cpus,
                        "metrics": dict(METRICS),
                        "groups": [{"target": t, "job": j, "qd": q, "kernels": by}

@@ -92,6 +92,18 @@ class Rules(unittest.TestCase):
         self.assertIn("x1.055 [", row[0])      # weighted: 153 / 145
         self.assertNotIn("LLC miss", text)
 
+    def test_break_even(self):
+        be = rr.break_even(self.agg, ("rule-b", "rule-a"))
+        # kernel: rule-b - rule-a = +40 on node 0, -40 on node 1: tie at 1.0
+        r, side = be["hba", "randread-4k", 32, "remote_acc_k"]
+        self.assertAlmostEqual(r, 1.0)
+        self.assertEqual(side, "below")
+        # blk-mq objects: +30 on node 0, -30 on node 1
+        self.assertAlmostEqual(be["hba", "randread-4k", 32, "blkmq_remote_acc"][0], 1.0)
+        text = rr.fmt_summary(self.agg, ["vanilla", "rule-a", "rule-b"], ("rule-b", "rule-a"))
+        self.assertIn("blk-mq objects remote acc/IO: rule-b has fewer while CPUs node 0 : "
+                      "node 1 is below 1.00", text)
+
 
 if __name__ == "__main__":
     unittest.main()
