@@ -47,13 +47,15 @@ CHECK_RUNS ?= \
 	vanilla:hotplug:01*,10* \
 	patched:one-node:01*,10*,30* \
 	patched:four-node:01*,10*,21* \
-	vanilla:four-node:01*,10*
-TOPOS := two-node cpuless hotplug memless one-node four-node
+	vanilla:four-node:01*,10* \
+	patched:two-node-3-2:01*,13* \
+	patched:four-node-uneven:01*,13*
+TOPOS := two-node cpuless hotplug memless one-node four-node two-node-3-2 four-node-uneven
 # make check-full: both kernels and the debug kernel, every case, every
 # topology, the long churn.
 FULL_RUNS ?= $(foreach t,$(TOPOS),vanilla:$(t) patched:$(t) debug:$(t))
 
-.PHONY: all help check check-full lint lint-series check-upstream deps tree export kernels kernels-debug vm compare compare-smoke compare-scan inspector host-check clean distclean
+.PHONY: all help check check-full lint lint-series check-upstream deps tree export kernels kernels-debug vm compare compare-smoke compare-scan compare-rules inspector host-check clean distclean
 .NOTPARALLEL:
 
 all: help
@@ -116,6 +118,15 @@ compare-smoke: $(COMPARE_NEEDS) kernels
 # repetitions, queue counts there).
 compare-scan: need-base+tree+kernel+guest kernels
 	@$(H)/compare-scan.sh
+
+# The blk-mq queue-node rules (harness/README): kernels vanilla, rule-a,
+# rule-b (built beforehand), in RULES_TOPO, RULES_REPS repetitions, on
+# RULES_TARGETS.
+RULES_TOPO ?= two-node-3-2
+RULES_REPS ?= 5
+RULES_TARGETS ?= null_blk megaraid_sas ahci
+compare-rules: $(COMPARE_NEEDS) kernels
+	@$(H)/compare.sh --rules '$(RULES_TOPO)' '$(RULES_REPS)' '$(RULES_TARGETS)'
 
 # blktests is not in Debian's archive: CI cannot run these (blktests/README).
 # BTESTS='block scsi' or 'scsi/013 ...' picks groups or tests (default: all

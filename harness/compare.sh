@@ -25,6 +25,18 @@
 # target only, 2 repetitions of 2 s runs, into build/compare-smoke, no
 # scan comparison; the cover letter takes it only with COVER_COMPARE=smoke.
 #
+# compare.sh --rules [TOPOLOGY [REPS [TARGETS]]]: the blk-mq queue-node rules (make
+# compare-rules, issue 24 item 1): the kernels vanilla, rule-a (the
+# series' distance sum) and rule-b (the device's node when the queue
+# serves it), built beforehand (harness/README, "compare-rules"), in
+# TOPOLOGY (default two-node-3-2), REPS repetitions (default 5), on
+# TARGETS (default: null_blk, home_node = the device node, one queue, and
+# the single-queue HBAs megaraid_sas and ahci), the HBAs' IRQs on the device's node
+# (COMPARE_IRQ=device); into build/compare-rules: report.py's tables with
+# vanilla as baseline, and fio-jobs/rules_report.py's rule table
+# (rules.txt, rules.json): every kernel against vanilla, rule-b against
+# rule-a.
+#
 # Settings (lib/config.sh, config.example): COMPARE_REPS,
 # COMPARE_TARGETS, COMPARE_IRQ, COMPARE_METER (the meter's LLC model, "on"
 # or 0: no meter), COMPARE_ICOUNT (the guests' clock), FIO_JOBS, FIO_QDS,
@@ -45,16 +57,26 @@ top=$(cd "$(dirname "$0")/.." && pwd)
 # shellcheck source=../lib/kmsg.sh
 . "$top/lib/kmsg.sh"
 topo=two-node
+kernels="vanilla patched"
 # Absolute: the guest reads fio.env through the root share by this path.
 out=$top/build/compare
-[ $# -le 1 ] || { echo "usage: compare.sh [--smoke]" >&2; exit 2; }
+usage() { echo "usage: compare.sh [--smoke | --rules [TOPOLOGY [REPS [TARGETS]]]]" >&2; exit 2; }
 scan=yes
 case ${1:-} in
-'') ;;
---smoke) out=$top/build/compare-smoke scan=""
+'') [ $# -le 1 ] || usage ;;
+--smoke) [ $# = 1 ] || usage
+	out=$top/build/compare-smoke scan=""
 	export COMPARE_TARGETS=scsi_debug COMPARE_REPS=2 FIO_JOBS=randread-4k FIO_QDS=32 \
 		FIO_NUMJOBS=1 FIO_RUNTIME=2 ;;
-*) echo "usage: compare.sh [--smoke]" >&2; exit 2 ;;
+--rules) [ $# -le 4 ] || usage
+	out=$top/build/compare-rules topo=${2:-two-node-3-2} kernels="vanilla rule-a rule-b" scan=""
+	[[ ${3:-5} =~ ^[1-9][0-9]*$ ]] || usage
+	export COMPARE_TARGETS=${4:-null_blk megaraid_sas ahci} COMPARE_REPS=${3:-5} COMPARE_IRQ=device
+	for k in rule-a rule-b; do
+		[ -f "$top/build/kernels/$k/bzImage" ] ||
+			{ echo "compare: no kernel build/kernels/$k (harness/README, compare-rules)" >&2; exit 1; }
+	done ;;
+*) usage ;;
 esac
 reps=$COMPARE_REPS
 meter=$COMPARE_METER
@@ -96,6 +118,8 @@ echo "$run_id" > "$out/run-id"
 # shellcheck source=../lib/series.sh
 . "$top/lib/series.sh"
 series_measured "$top" > "$out/series-commit"
+# Each kernel's commit (kbuild.sh's record), for a comparison of more than the two.
+for k in $kernels; do echo "$k $(cat "$top/build/kernels/$k/commit" 2>/dev/null || echo unknown)"; done > "$out/kernels"
 # The settings the guest needs (harness/guest-compare), one
 # shell-quoted assignment each: multi-word values (FIO_QDS="1 32") must
 # reach the guest whole.
@@ -108,8 +132,11 @@ series_measured "$top" > "$out/series-commit"
 
 t0=$(date +%s)
 for ((r = 1; r <= reps; r++)); do
-	order="vanilla patched"
-	[ $((r % 2)) = 0 ] && order="patched vanilla"
+	# The order rotates between repetitions, so that drift hits every kernel alike.
+	# shellcheck disable=SC2086 # the kernels' names: one word each
+	set -- $kernels
+	for ((i = 1; i < r; i++)); do set -- "$@" "$1"; shift; done
+	order="$*"
 	for k in $order; do
 		echo "# compare: repetition $r/$reps, $k${meter:+ (meter $meter)}${icount:+ (icount $icount)}"
 		if ! VM_METER=$meter VM_ICOUNT=$icount VM_RUN=compare-$k \
@@ -159,8 +186,23 @@ if [ -n "$icount" ]; then
 else
 	clock="the host's wall clock"
 fi
+kdirs=()
+for k in $kernels; do kdirs+=("$out/$k"); done
 python3 "$top/fio-jobs/report.py" --baseline vanilla --run-id "$run_id" --vm-clock "$clock" --text "$out/report.txt" \
-	--json "$out/report.json" --png "$out/report.png" "${margs[@]}" "$out/vanilla" "$out/patched"
+	--json "$out/report.json" --png "$out/report.png" "${margs[@]}" "${kdirs[@]}"
+if [ "$out" = "$top/build/compare-rules" ]; then
+	# Present CPUs per node, from the topology file (the weighted sums).
+	# shellcheck disable=SC2016 # the inner script's own expansions
+	ncpus=$(bash -c '. "$1"; . "$2"; s=""
+		for ((n = 0; n < TOPO_NODES; n++)); do
+			[ -n "${TOPO_NODE_CPUS[n]}" ] && s+="${s:+,}$n=$(cpulist_count "${TOPO_NODE_CPUS[n]}")"
+		done; echo "$s"' _ "$top/harness/topo/$topo" "$top/lib/cpulist.sh")
+	echo
+	echo "# compare: the queue-node rules in $topo ($out/rules.txt, rules.json)"
+	python3 "$top/fio-jobs/rules_report.py" --ref vanilla --pair rule-b:rule-a --node-cpus "$ncpus" \
+		--topology "$topo" --run-id "$run_id" --text "$out/rules.txt" --json "$out/rules.json" \
+		--summary "$out/rules-summary.txt" "${kdirs[@]}"
+fi
 if [ -s "$out/meter-summary.txt" ]; then
 	echo
 	echo "# compare: meter summary ($out/meter-summary.txt; the cover letter's meter lines come from report.json; full tables: $out/report.txt)"

@@ -18,6 +18,7 @@ Targets
                    then the scan of 2048 LUNs and a tag set's memory (compare-scan)
   compare-smoke    compare, short: scsi_debug only, into build/compare-smoke
   compare-scan     compare's last part alone: scan time and memory, into build/compare/scan.*
+  compare-rules    the queue-node rules: vanilla, rule-a, rule-b (RULES_TOPO, RULES_REPS)
   lint             host-side checks only, no guest
   lint-series      every commit of the series: W=1, sparse, checkpatch, kernel-doc
   tree             lay out build/linux: tag vanilla + branch patched from patches/
