@@ -103,7 +103,7 @@ makefile_objs() {
 	while read -r mf; do
 		dir=$(dirname "$mf")
 		g diff "$c^" "$c" -- "$mf" | sed -n 's/^+\([^+]\)/\1/p' | sed 's/^[^=]*=//' | tr ' \t\\' '\n\n\n' |
-		grep -E '^[A-Za-z0-9_.-]+(\.o|/)$' | sort -u | while read -r t; do
+		{ grep -E '^[A-Za-z0-9_./-]+(\.o|/)$' || true; } | sort -u | while read -r t; do
 			case $t in
 			*/) g cat-file -e "$c:$dir/${t}Makefile" 2>/dev/null ||
 			    g cat-file -e "$c:$dir/${t}Kbuild" 2>/dev/null ||

@@ -91,6 +91,11 @@ in_build() {
 			in_build "$dir" "$mod.o" && return 0 ;;
 		esac
 	done < <(mkfile_lhs "$dir" "$tok")
+	# A subdirectory without a Makefile of its own: the parent names the
+	# object with its path (obj-$(CONFIG_X) += tests/x_kunit.o).
+	if [ ! -f "$wt/$dir/Makefile" ] && [ ! -f "$wt/$dir/Kbuild" ]; then
+		case $dir in */*) in_build "${dir%/*}" "${dir##*/}/$tok" && return 0 ;; esac
+	fi
 	return 1
 }
 dir_in_build() {
