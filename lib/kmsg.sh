@@ -86,9 +86,12 @@ kmsg_write() {
 
 # kmsg_injected_awk MODE: the awk program behind the two functions below
 # (MODE strip: the log without the reports; sites: one line per report,
-# "LABEL<TAB>KIND<TAB>SITE<TAB>CALLER", the label of its bracket, the
-# failure's kind (failslab, fail_page_alloc, page-alloc-warning) and the
-# first two frames above the allocator).
+# "LABEL<TAB>KIND<TAB>SITE<TAB>CALLER<TAB>SCOPE", the label of its
+# bracket, the failure's kind (failslab, fail_page_alloc,
+# page-alloc-warning), the first two reliable frames above the allocator,
+# and the first frame of the SCSI or block layer or null_blk among all,
+# the guessed "? " ones included (a kernel without a frame unwinder
+# marks most frames so), "-" if none).
 kmsg_injected_awk() {
 	# shellcheck disable=SC2016  # an awk program
 	awk -v mode="$1" -v on="$KMSG_INJECT_ON" -v off="$KMSG_INJECT_OFF" '
@@ -98,9 +101,10 @@ kmsg_injected_awk() {
 		return f ~ /^(dump_stack|fail_dump|should_fail|should_failslab|slab_pre_alloc_hook|slab_alloc|__slab_alloc|___slab_alloc|kmem_cache_alloc|kmalloc|__kmalloc|_kmalloc|__do_kmalloc|kvmalloc|__kvmalloc|kzalloc|kcalloc|kmalloc_array|krealloc|__krealloc|kmemdup|kstrdup|kvasprintf|kasprintf|__alloc_pages|alloc_pages|__alloc_frozen|alloc_frozen|prepare_alloc_pages|__folio_alloc|folio_alloc|alloc_slab|allocate_slab|new_slab|warn_alloc|__alloc_pages_slowpath|alloc_pages_mpol|get_zeroed_page|__get_free_pages|__pfx_)/
 	}
 	function done_report() {
-		if (mode == "sites" && kind != "") print label "\t" kind "\t" (site == "" ? "?" : site) "\t" (caller == "" ? "?" : caller)
-		inrep = 0; kind = ""; site = ""; caller = ""
+		if (mode == "sites" && kind != "") print label "\t" kind "\t" (site == "" ? "?" : site) "\t" (caller == "" ? "?" : caller) "\t" (scope == "" ? "-" : scope)
+		inrep = 0; kind = ""; site = ""; caller = ""; scope = ""
 	}
+	BEGIN { scope_re = "^(__)?(scsi|sdebug|sd|sg|blk|nullb|null|elevator|elv|disk|add_disk|device_add_disk|sbitmap)_" }
 	{
 		m = msg($0)
 		if (index(m, on) == 1) { win = 1; label = substr(m, length(on) + 2); if (mode == "strip") print; next }
@@ -117,7 +121,11 @@ kmsg_injected_awk() {
 			if (m ~ /^CPU: [0-9]+ .*PID: [0-9]+ .*Comm: / || m ~ /^Hardware name: / || m ~ /^Call Trace:$/ || m ~ /^ *<TASK>$/) next
 			if (m ~ /^ *(\? )?[A-Za-z0-9_.]+\+0x[0-9a-f]+\/0x[0-9a-f]+( \[[^]]+\])?$/) {
 				f = fn($0)
-				if (m !~ /^ *\? / && !alloc(f)) { if (site == "") site = f; else if (caller == "") caller = f }
+				if (!alloc(f)) {
+					if (m !~ /^ *\? /) { if (site == "") site = f; else if (caller == "") caller = f }
+					# a guessed frame ("? "): the first of the block and SCSI layers
+					if (scope == "" && f ~ scope_re) scope = f
+				}
 				next
 			}
 			# a task in a system call: its user registers

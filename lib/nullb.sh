@@ -45,52 +45,60 @@ nullb_remove() {
 	return 0
 }
 
-# node_of_cpu_sys CPU: the node whose /sys/devices/system/node/nodeN/cpulist
-# holds CPU (the machine's facts, not blk-mq's); empty if none.
-node_of_cpu_sys() {
-	local f n
+# CPU -> node from /sys/devices/system/node/nodeN/cpulist (the machine's
+# facts, not blk-mq's), read once by nullb_node_map.
+declare -A NULLB_CPU_NODE=()
+nullb_node_map() {
+	local f n list c
 	for f in /sys/devices/system/node/node*/cpulist; do
 		n=${f%/cpulist}; n=${n##*node}
-		cpulist_has "$1" "$(cat "$f")" && { echo "$n"; return; }
+		read -r list < "$f"
+		for c in $(cpulist_expand "$list"); do NULLB_CPU_NODE[$c]=$n; done
 	done
 }
 
 # hctx_nodes_check DISK: each hardware queue of DISK against its CPUs
 # (/sys/block/DISK/mq/N/cpu_list): its debugfs numa_node (patch 02) must
 # be the node of one of those CPUs that is present (per
-# /sys/devices/system/node).  Prints one line per queue; returns 1 on any
-# mismatch.  Where the kernel has no numa_node attribute (vanilla), prints
-# the map and "absent" (the caller decides whether that fails).
+# /sys/devices/system/node).  One line per queue into NULLB_NODE_LINES;
+# returns 1 on any mismatch.  Where the kernel has no numa_node attribute
+# (vanilla) NULLB_NODE_ABSENT is set and the queue is not judged.  No
+# fork: it runs after every update, under TCG.
 # shellcheck disable=SC2034  # read by the callers
-NULLB_NODE_ABSENT=""
+NULLB_NODE_ABSENT="" NULLB_NODE_LINES=""
 hctx_nodes_check() {
-	local disk=$1 q n c node nodes rc=0 attr
-	# shellcheck disable=SC2034
-	NULLB_NODE_ABSENT=""
+	local disk=$1 q n c node nodes rc=0 attr cl line
+	[ ${#NULLB_CPU_NODE[@]} -gt 0 ] || nullb_node_map
+	NULLB_NODE_ABSENT="" NULLB_NODE_LINES=""
 	for q in /sys/block/"$disk"/mq/*; do
+		[ -e "$q" ] || continue
 		n=${q##*/} nodes=""
-		for c in $(queue_cpus "$q"); do
-			node=$(node_of_cpu_sys "$c")
+		read -r cl < "$q/cpu_list"
+		cl=${cl//,/ }
+		for c in $cl; do
+			node=${NULLB_CPU_NODE[$c]:-}
 			[ -n "$node" ] && [[ " $nodes " != *" $node "* ]] && nodes+="$node "
 		done
-		nodes=${nodes% }
+		nodes=${nodes% } cl=${cl//  /,}
 		attr=/sys/kernel/debug/block/$disk/hctx$n/numa_node
+		# shellcheck disable=SC2034  # read by the callers
 		if [ ! -r "$attr" ]; then
-			# shellcheck disable=SC2034
 			NULLB_NODE_ABSENT=1
-			echo "  $disk hctx$n: CPUs $(queue_cpus "$q" | paste -sd, -) (nodes ${nodes:-none}); numa_node absent"
-			continue
-		fi
-		node=$(cat "$attr")
-		if [ -z "$nodes" ]; then
-			echo "  $disk hctx$n: CPUs $(queue_cpus "$q" | paste -sd, -), none present: numa_node $node not judged"
-		elif [[ " $nodes " == *" $node "* ]]; then
-			echo "  $disk hctx$n: CPUs $(queue_cpus "$q" | paste -sd, -) (nodes $nodes): numa_node $node ok"
+			line="  $disk hctx$n: CPUs $cl (nodes ${nodes:-none}); numa_node absent"
 		else
-			echo "FAIL: $disk hctx$n: numa_node $node, but its CPUs $(queue_cpus "$q" | paste -sd, -) are on nodes $nodes"
-			rc=1
+			read -r node < "$attr"
+			if [ -z "$nodes" ]; then
+				line="  $disk hctx$n: CPUs $cl, none present: numa_node $node not judged"
+			elif [[ " $nodes " == *" $node "* ]]; then
+				line="  $disk hctx$n: CPUs $cl (nodes $nodes): numa_node $node ok"
+			else
+				line="FAIL: $disk hctx$n: numa_node $node, but its CPUs $cl are on nodes $nodes"
+				rc=1
+			fi
 		fi
+		NULLB_NODE_LINES+="$line"$'\n'
 	done
+	NULLB_NODE_LINES=${NULLB_NODE_LINES%$'\n'}
 	return $rc
 }
 
