@@ -21,7 +21,7 @@ FI_SAVED=()
 FI_ERRF=/tmp/faultinj.err
 
 # fi_setup: both attributes on GFP_KERNEL allocations too (ignore-gfp-wait
-# N; fail_page_alloc: order 0 and highmem too), a stack dump per failure
+# N; fail_page_alloc: order 0 too, user pages not), a stack dump per failure
 # without rate limit, task-filter Y, and no random failure (probability
 # 0, times 0) until fi_random_set.  The old values are kept for fi_restore.
 fi_setup() {
@@ -37,7 +37,9 @@ fi_setup() {
 			echo N > "$d/ignore-gfp-wait"; }; then
 			fail "cannot set up $d"
 		fi
-		[ -e "$d/ignore-gfp-highmem" ] && echo N > "$d/ignore-gfp-highmem"
+		# The writer's own page faults (user pages are __GFP_HIGHMEM) are
+		# not the kernel path under test: left alone.
+		[ -e "$d/ignore-gfp-highmem" ] && echo Y > "$d/ignore-gfp-highmem"
 		[ -e "$d/min-order" ] && echo 0 > "$d/min-order"
 		[ -e "$d/verbose_ratelimit_interval_ms" ] && echo 0 > "$d/verbose_ratelimit_interval_ms"
 	done
