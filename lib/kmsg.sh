@@ -63,6 +63,86 @@ kmsg_judge() {
 	return $rc
 }
 
+# Fault injection's own reports.  A case that injects allocation failures
+# (failslab, fail_page_alloc: verbose=2) makes the kernel print, for each
+# failure, "FAULT_INJECTION: forcing a failure." and a stack dump, and for
+# a failed page allocation without __GFP_NOWARN, "page allocation failure:"
+# with a stack dump and the memory state: "Call Trace:" lines that fail a
+# slice.  Such a case says "# kmsg: fault-injection" in its first lines
+# (run-cases then judges its slice through kmsg_strip_injected) and
+# brackets each injection with the markers below (kmsg_inject_on/off).
+# Only inside a bracket, only a report that starts with one of the two
+# headers, and only the lines of its dump (the "name ..., interval"
+# line, CPU/Hardware name, Call Trace, <TASK>, frames, the user registers
+# of a task in a system call, </TASK>) are taken
+# out; any other line, a WARNING inside a bracket included, stays judged.
+KMSG_INJECT_ON="scsi_numa_fault: inject on"
+KMSG_INJECT_OFF="scsi_numa_fault: inject off"
+kmsg_inject_on() { kmsg_write "$KMSG_INJECT_ON $*"; }
+kmsg_inject_off() { kmsg_write "$KMSG_INJECT_OFF"; }
+kmsg_write() {
+	if [ -n "${KMSG_FILE:-}" ]; then echo "$*" >> "$KMSG_FILE"; else echo "$*" > /dev/kmsg; fi
+}
+
+# kmsg_injected_awk MODE: the awk program behind the two functions below
+# (MODE strip: the log without the reports; sites: one line per report,
+# "LABEL<TAB>KIND<TAB>SITE<TAB>CALLER<TAB>SCOPE", the label of its
+# bracket, the failure's kind (failslab, fail_page_alloc,
+# page-alloc-warning), the first two reliable frames above the allocator,
+# and the first frame of the SCSI or block layer or null_blk among all,
+# the guessed "? " ones included (a kernel without a frame unwinder
+# marks most frames so), "-" if none).
+kmsg_injected_awk() {
+	# shellcheck disable=SC2016  # an awk program
+	awk -v mode="$1" -v on="$KMSG_INJECT_ON" -v off="$KMSG_INJECT_OFF" '
+	function msg(l) { sub(/^\[[^]]*\] */, "", l); sub(/^\[ *[CT][0-9]+\] */, "", l); return l }
+	function fn(l) { l = msg(l); sub(/^ *(\? )?/, "", l); sub(/\+0x.*/, "", l); return l }
+	function alloc(f) {
+		return f ~ /^(dump_stack|fail_dump|should_fail|should_failslab|slab_pre_alloc_hook|slab_alloc|__slab_alloc|___slab_alloc|kmem_cache_alloc|kmalloc|__kmalloc|_kmalloc|__do_kmalloc|kvmalloc|__kvmalloc|kzalloc|kcalloc|kmalloc_array|krealloc|__krealloc|kmemdup|kstrdup|kvasprintf|kasprintf|__alloc_pages|alloc_pages|__alloc_frozen|alloc_frozen|prepare_alloc_pages|__folio_alloc|folio_alloc|alloc_slab|allocate_slab|new_slab|warn_alloc|__alloc_pages_slowpath|alloc_pages_mpol|get_zeroed_page|__get_free_pages|__pfx_)/
+	}
+	function done_report() {
+		if (mode == "sites" && kind != "") print label "\t" kind "\t" (site == "" ? "?" : site) "\t" (caller == "" ? "?" : caller) "\t" (scope == "" ? "-" : scope)
+		inrep = 0; kind = ""; site = ""; caller = ""; scope = ""
+	}
+	BEGIN { scope_re = "^(__)?(scsi|sdebug|sd|sg|blk|nullb|null|elevator|elv|disk|add_disk|device_add_disk|sbitmap)_" }
+	{
+		m = msg($0)
+		if (index(m, on) == 1) { win = 1; label = substr(m, length(on) + 2); if (mode == "strip") print; next }
+		if (index(m, off) == 1) { if (inrep) done_report(); win = 0; if (mode == "strip") print; next }
+		if (win && m ~ /^FAULT_INJECTION: forcing a failure\.$/) {
+			if (inrep) done_report(); inrep = 1; kind = "?"; n = 0; next
+		}
+		if (win && m ~ /: page allocation failure: order:[0-9]+/) {
+			if (inrep) done_report(); inrep = 1; kind = "page-alloc-warning"; n = 0; next
+		}
+		if (inrep) {
+			n++
+			if (m ~ /^ *name [a-z_]+, interval [0-9]+, probability/) { if (kind == "?") { kind = m; sub(/^ *name /, "", kind); sub(/,.*/, "", kind) } next }
+			if (m ~ /^CPU: [0-9]+ .*PID: [0-9]+ .*Comm: / || m ~ /^Hardware name: / || m ~ /^Call Trace:$/ || m ~ /^ *<TASK>$/) next
+			if (m ~ /^ *(\? )?[A-Za-z0-9_.]+\+0x[0-9a-f]+\/0x[0-9a-f]+( \[[^]]+\])?$/) {
+				f = fn($0)
+				if (!alloc(f)) {
+					if (m !~ /^ *\? /) { if (site == "") site = f; else if (caller == "") caller = f }
+					# a guessed frame ("? "): the first of the block and SCSI layers
+					if (scope == "" && f ~ scope_re) scope = f
+				}
+				next
+			}
+			# a task in a system call: its user registers
+			if (m ~ /^(RIP|Code|RSP|RAX|RDX|RBP|R10|R13): /) next
+			if (m ~ /^ *<\/TASK>$/) { done_report(); next }
+			if (n > 200) done_report()
+		}
+		if (mode == "strip") print
+	}
+	END { if (inrep) done_report() }'
+}
+# kmsg_strip_injected DMESG-FILE: the slice without the fault-injection
+# reports inside the injection brackets, on stdout.
+kmsg_strip_injected() { kmsg_injected_awk strip < "$1"; }
+# kmsg_injected_sites DMESG-FILE: one line per such report (see above).
+kmsg_injected_sites() { kmsg_injected_awk sites < "$1"; }
+
 # KMEMLEAK_FILE: another path for it (the meta test: one that is absent, so
 # that the host's kmemleak is left alone in the harness mode too).
 KMEMLEAK=${KMEMLEAK_FILE:-/sys/kernel/debug/kmemleak}

@@ -4,7 +4,9 @@
 # line of test_data/kmsg/bad-lines.txt, put alone into an otherwise clean
 # log, must make kmsg_judge exit 1 and quote that line; the clean log must
 # pass; a non-empty kmemleak report must fail and an empty one pass; the
-# list must not be empty, and every pattern of KMSG_BAD must have a line.
+# list must not be empty, and every pattern of KMSG_BAD must have a line;
+# fault injection's reports are left out inside the injection brackets
+# only, a WARNING there is not, and their sites are read (injected.txt).
 # Exit 1 with the lines that got through.
 set -u
 here=$(cd "$(dirname "$0")" && pwd)
@@ -35,6 +37,32 @@ kmsg_judge "$data/clean.txt" "$tmp/leaks" > /dev/null ||
 printf 'unreferenced object 0xffff888004b2e000 (size 64):\n  comm "insmod", pid 77, jiffies 4294893133\n' > "$tmp/leaks"
 kmsg_judge "$data/clean.txt" "$tmp/leaks" > /dev/null &&
 	{ echo "FAIL: a kmemleak report was judged clean"; bad=$((bad + 1)); }
+# Fault injection's reports: allowed inside the brackets only, and only
+# they (injected.txt: two reports, each in a bracket).
+inj=$data/injected.txt
+out=$(kmsg_injected_awk sites < "$inj")
+[ "$(echo "$out" | grep -c .)" = 2 ] && grep -q "	failslab	scsi_host_alloc_node	sdebug_driver_probe	scsi_host_alloc_node$" <<< "$out" &&
+	grep -q "	page-alloc-warning	blk_mq_alloc_rqs	blk_mq_alloc_map_and_rqs	blk_mq_alloc_rqs$" <<< "$out" ||
+	{ echo "FAIL: the sites of injected.txt: '$out'"; bad=$((bad + 1)); }
+kmsg_strip_injected "$inj" > "$tmp/strip"
+kmsg_judge "$tmp/strip" > /dev/null ||
+	{ echo "FAIL: injected.txt judged bad after kmsg_strip_injected"; bad=$((bad + 1)); }
+kmsg_judge "$inj" > /dev/null &&
+	{ echo "FAIL: injected.txt judged clean without kmsg_strip_injected"; bad=$((bad + 1)); }
+grep -v 'scsi_numa_fault: inject on add_host' "$inj" > "$tmp/outside"
+kmsg_strip_injected "$tmp/outside" > "$tmp/strip"
+kmsg_judge "$tmp/strip" > /dev/null &&
+	{ echo "FAIL: a report outside the brackets was not judged"; bad=$((bad + 1)); }
+sed 's/^\(.*\)scsi_debug: sdebug_add_host_helper.*/\1WARNING: CPU: 1 PID: 321 at lib\/kobject.c:1 kobject_add+0x1\/0x2/' "$inj" > "$tmp/warn"
+kmsg_strip_injected "$tmp/warn" > "$tmp/strip"
+kmsg_judge "$tmp/strip" > /dev/null &&
+	{ echo "FAIL: a WARNING inside a bracket was not judged"; bad=$((bad + 1)); }
+# A WARNING's dump inside a bracket stays whole (it has no injection header).
+{ sed -n '1,2p' "$inj"; sed -n '5,20p' "$inj"; tail -n 1 "$inj"; } > "$tmp/bare"
+kmsg_strip_injected "$tmp/bare" > "$tmp/strip"
+kmsg_judge "$tmp/strip" > /dev/null &&
+	{ echo "FAIL: a stack dump without an injection header was not judged"; bad=$((bad + 1)); }
+
 # An empty or unread list would pass everything above: no bad line tried.
 [ "$n" -gt 0 ] || { echo "FAIL: no bad lines read from $data/bad-lines.txt"; bad=$((bad + 1)); }
 # Every pattern the judge claims has a line of the list that it catches.
@@ -44,5 +72,5 @@ for p in "${pats[@]}"; do
 		{ echo "FAIL: no line of bad-lines.txt for the pattern '$p'"; bad=$((bad + 1)); }
 done
 
-echo "test_kmsg: $n bad lines, ${#pats[@]} patterns, the clean log, 2 kmemleak reports: $([ $bad = 0 ] && echo passed || echo "$bad FAILED")"
+echo "test_kmsg: $n bad lines, ${#pats[@]} patterns, the clean log, 2 kmemleak reports, 5 fault-injection logs: $([ $bad = 0 ] && echo passed || echo "$bad FAILED")"
 [ $bad = 0 ]
