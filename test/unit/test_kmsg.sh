@@ -62,6 +62,14 @@ kmsg_judge "$tmp/strip" > /dev/null &&
 kmsg_strip_injected "$tmp/bare" > "$tmp/strip"
 kmsg_judge "$tmp/strip" > /dev/null &&
 	{ echo "FAIL: a stack dump without an injection header was not judged"; bad=$((bad + 1)); }
+# The whole run's log (check.sh, compare.sh) leaves them out the same way.
+mkdir -p "$tmp/run/out" "$tmp/runw/out"
+cp "$inj" "$tmp/run/out/dmesg.txt"
+cp "$tmp/warn" "$tmp/runw/out/dmesg.txt"
+kmsg_judge_run "$tmp/run" > /dev/null ||
+	{ echo "FAIL: kmsg_judge_run judged injected.txt's reports"; bad=$((bad + 1)); }
+kmsg_judge_run "$tmp/runw" > /dev/null &&
+	{ echo "FAIL: kmsg_judge_run missed a WARNING inside a bracket"; bad=$((bad + 1)); }
 
 # An empty or unread list would pass everything above: no bad line tried.
 [ "$n" -gt 0 ] || { echo "FAIL: no bad lines read from $data/bad-lines.txt"; bad=$((bad + 1)); }
