@@ -53,7 +53,8 @@ broadcom="Sumit Saxena <sumit.saxena@broadcom.com>,James Rizzo <james.rizzo@broa
 broadcom+=",John Garry <john.g.garry@oracle.com>,Hannes Reinecke <hare@suse.com>"
 table=(
 	"megaraid-fix|^scsi: megaraid_sas: Do not confine high IOPS queues|1|MEGARAID SCSI/SAS DRIVERS|SCSI SUBSYSTEM~Martin K. Petersen"
-	"blk-mq|^blk-mq: |1|BLOCK LAYER|SCSI SUBSYSTEM~Martin K. Petersen"
+	"numa|^mm/numa: |1|MEMORY MANAGEMENT - NUMA PLACEMENT|SCSI SUBSYSTEM~Martin K. Petersen"
+	"blk-mq|^(blk-mq)?(ublk)?: |1|BLOCK LAYER|SCSI SUBSYSTEM~Martin K. Petersen"
 	"pci|^PCI: |1|PCI SUBSYSTEM|"
 	"scsi|.|1|SCSI SUBSYSTEM~Martin K. Petersen|BLOCK LAYER,$broadcom"
 )
