@@ -31,8 +31,7 @@ import os
 import re
 import sys
 
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-import stats  # noqa: E402
+import stats
 
 SIZEOF_INT = 4          # x86-64, the guests' architecture
 MARK = re.compile(r"^\[\s*([0-9]+\.[0-9]+)\]\s+scsi_numa_scan q=([0-9]+) r=([0-9]+) (scan|remove) (start|end)$")
@@ -43,12 +42,17 @@ class InputError(Exception):
     pass
 
 
-def read_tsv(path):
+def read_lines(path):
+    """The lines of a file the guest wrote; InputError naming it if unreadable."""
     try:
         with open(path) as f:
-            lines = [ln.rstrip("\n").split("\t") for ln in f if ln.strip()]
+            return f.read().splitlines()
     except OSError as e:
         raise InputError("%s: %s" % (path, e.strerror))
+
+
+def read_tsv(path):
+    lines = [ln.split("\t") for ln in read_lines(path) if ln.strip()]
     if not lines:
         raise InputError("%s: empty" % path)
     head = lines[0]
@@ -64,16 +68,13 @@ def read_slabinfo(path):
     """{cache: (active objects, object size)} of a /proc/slabinfo copy."""
     caches = {}
     try:
-        with open(path) as f:
-            for ln in f:
-                if ln.startswith(("slabinfo", "#")):
-                    continue
-                w = ln.split()
-                if len(w) < 4:
-                    continue
-                caches[w[0]] = (int(w[1]), int(w[3]))
-    except OSError as e:
-        raise InputError("%s: %s" % (path, e.strerror))
+        for ln in read_lines(path):
+            if ln.startswith(("slabinfo", "#")):
+                continue
+            w = ln.split()
+            if len(w) < 4:
+                continue
+            caches[w[0]] = (int(w[1]), int(w[3]))
     except ValueError:
         raise InputError("%s: not /proc/slabinfo" % path)
     if not caches:
@@ -84,15 +85,11 @@ def read_slabinfo(path):
 def read_meminfo(path):
     """{field: kB} of a /proc/meminfo copy."""
     out = {}
-    try:
-        with open(path) as f:
-            for ln in f:
-                k, _, v = ln.partition(":")
-                w = v.split()
-                if w:
-                    out[k] = int(w[0])
-    except OSError as e:
-        raise InputError("%s: %s" % (path, e.strerror))
+    for ln in read_lines(path):
+        k, _, v = ln.partition(":")
+        w = v.split()
+        if w:
+            out[k] = int(w[0])
     for k in ("MemFree", "Slab"):
         if k not in out:
             raise InputError("%s: no %s" % (path, k))
@@ -161,6 +158,14 @@ def read_marks(path):
     return out
 
 
+def read_before_after(bd, tag):
+    """Slab and meminfo copies around one step: (slab before, after, meminfo before, after)."""
+    return (read_slabinfo(os.path.join(bd, "slab-%s-before.txt" % tag)),
+            read_slabinfo(os.path.join(bd, "slab-%s-after.txt" % tag)),
+            read_meminfo(os.path.join(bd, "meminfo-%s-before.txt" % tag)),
+            read_meminfo(os.path.join(bd, "meminfo-%s-after.txt" % tag)))
+
+
 def load_kernel(d):
     """Samples of one kernel's directory: {"scan": {q: [..]}, "hosts": {q: [..]}}."""
     boots = sorted((x for x in os.listdir(d) if re.match(r"^r[0-9]+$", x)), key=lambda x: int(x[1:]))
@@ -177,10 +182,7 @@ def load_kernel(d):
         for row in read_tsv(os.path.join(bd, "scan.tsv")):
             q, r = row["queues"], row["rep"]
             tag = "q%s-r%s" % (q, r)
-            sb = read_slabinfo(os.path.join(bd, "slab-%s-before.txt" % tag))
-            sa = read_slabinfo(os.path.join(bd, "slab-%s-after.txt" % tag))
-            mb = read_meminfo(os.path.join(bd, "meminfo-%s-before.txt" % tag))
-            ma = read_meminfo(os.path.join(bd, "meminfo-%s-after.txt" % tag))
+            sb, sa, mb, ma = read_before_after(bd, tag)
             caches_seen = sa
             devs, luns = int(row["devices"]), int(row["luns"])
             if devs != luns or devs == 0:
@@ -207,10 +209,7 @@ def load_kernel(d):
             if int(row["added"]) != n:
                 raise InputError("%s: q=%s: %s hosts of %d" % (bd, q, row["added"], n))
             tag = "q%s-hosts" % q
-            sb = read_slabinfo(os.path.join(bd, "slab-%s-before.txt" % tag))
-            sa = read_slabinfo(os.path.join(bd, "slab-%s-after.txt" % tag))
-            mb = read_meminfo(os.path.join(bd, "meminfo-%s-before.txt" % tag))
-            ma = read_meminfo(os.path.join(bd, "meminfo-%s-after.txt" % tag))
+            sb, sa, mb, ma = read_before_after(bd, tag)
             caches_seen = caches_seen or sa
             hosts.setdefault(q, []).append({
                 "boot": b, "hosts": n, "nr_hw_queues": int(row["nr_hw_queues"]),
