@@ -36,6 +36,9 @@ g format-patch -q --zero-commit --no-signature --no-base -o "$tmp" vanilla..patc
 # refuse to export a tree with such new sources rather than lose them.
 ign=$(g ls-files --others --ignored --exclude-standard -- '*.c' '*.h' '*Kconfig*' '*Makefile' ':!.obj*' | head -n 5)
 [ -z "$ign" ] || { echo "export: new files hidden by .gitignore, never committed (git add -f them): $ign" >&2; exit 1; }
+# git am dropped each patch's notes (below its "---"): put them back from
+# the patches/ being replaced, by subject.
+python3 "$top/harness/keep-notes.py" "$top/patches" "$tmp"
 rm -f "$top"/patches/*.patch
 (cd "$tmp" && ls) > "$top/patches/series"
 cp "$tmp"/*.patch "$top/patches/" 2>/dev/null || true
