@@ -59,7 +59,7 @@ TOPOS := two-node cpuless hotplug memless one-node four-node two-node-3-2 four-n
 # time).
 FULL_RUNS ?= $(foreach t,$(TOPOS),vanilla:$(t) patched:$(t) debug:$(t))
 
-.PHONY: all help check check-full lint lint-series check-upstream deps tree export kernels kernels-debug vm compare compare-smoke compare-scan compare-rules inspector host-check clean distclean
+.PHONY: all help check check-full lint lint-series check-upstream deps tree export kernels kernels-debug kernels-rules vm compare compare-smoke compare-scan compare-rules inspector host-check clean distclean
 .NOTPARALLEL:
 
 all: help
@@ -112,8 +112,11 @@ lint-series: need-base+tree+kernel+series tree
 	@$(H)/lint-series.sh
 
 COMPARE_NEEDS := need-base+tree+kernel+guest+meter
-compare: $(COMPARE_NEEDS) kernels
+# Three parts: IOPS and remote accesses, the scan (compare-scan), the
+# queue-node rules (compare-rules).
+compare: $(COMPARE_NEEDS) kernels kernels-rules
 	@$(H)/compare.sh
+	@$(H)/compare.sh --rules '$(RULES_TOPO)' '$(RULES_REPS)' '$(RULES_TARGETS)'
 
 compare-smoke: $(COMPARE_NEEDS) kernels
 	@$(H)/compare.sh --smoke
@@ -123,13 +126,18 @@ compare-smoke: $(COMPARE_NEEDS) kernels
 compare-scan: need-base+tree+kernel+guest kernels
 	@$(H)/compare-scan.sh
 
-# The blk-mq queue-node rules (harness/README): kernels vanilla, rule-a,
-# rule-b (built beforehand), in RULES_TOPO, RULES_REPS repetitions, on
-# RULES_TARGETS.
+# The blk-mq queue-node rules (harness/README): kernels vanilla, rule-a
+# (the series with patches/alt/rule-a.patch on top), rule-b (the series),
+# in RULES_TOPO, RULES_REPS repetitions, on RULES_TARGETS (ahci too:
+# RULES_TARGETS='null_blk megaraid_sas ahci', about 20 min more).
 RULES_TOPO ?= two-node-3-2
 RULES_REPS ?= 5
-RULES_TARGETS ?= null_blk megaraid_sas ahci
-compare-rules: $(COMPARE_NEEDS) kernels
+RULES_TARGETS ?= null_blk megaraid_sas
+kernels-rules: need-base+tree+kernel tree
+	@$(H)/kbuild.sh rule-a "$$($(H)/kalt.sh rule-a)"
+	@$(H)/kbuild.sh rule-b patched
+
+compare-rules: $(COMPARE_NEEDS) kernels kernels-rules
 	@$(H)/compare.sh --rules '$(RULES_TOPO)' '$(RULES_REPS)' '$(RULES_TARGETS)'
 
 # blktests is not in Debian's archive: CI cannot run these (blktests/README).

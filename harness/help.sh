@@ -15,16 +15,19 @@ Targets
   check            the tests: lint, both kernels, the guest runs of CHECK_RUNS, summary
   check-full       check plus the debug kernel in every topology and the long churn
   compare          the measurement: vanilla vs patched, fio IOPS and remote accesses,
-                   then the scan of 2048 LUNs and a tag set's memory (compare-scan)
+                   then the scan of 2048 LUNs and a tag set's memory (compare-scan),
+                   then the queue-node rules (compare-rules)
   compare-smoke    compare, short: scsi_debug only, into build/compare-smoke
   compare-scan     compare's last part alone: scan time and memory, into build/compare/scan.*
-  compare-rules    the queue-node rules: vanilla, rule-a, rule-b (RULES_TOPO, RULES_REPS)
+  compare-rules    compare's last part alone: the queue-node rules, vanilla, rule-a, rule-b
+                   (RULES_TOPO, RULES_REPS, RULES_TARGETS), into build/compare-rules
   lint             host-side checks only, no guest
   lint-series      every commit of the series: W=1, sparse, checkpatch, kernel-doc
   tree             lay out build/linux: tag vanilla + branch patched from patches/
   export           write build/linux's vanilla..patched back into patches/
   kernels          build build/kernels/{vanilla,patched}
   kernels-debug    build build/kernels/debug (the series with KASAN, kmemleak, ...)
+  kernels-rules    build build/kernels/{rule-a,rule-b} (patches/alt/rule-a.patch; the series)
   vm               one guest run, TAP on stdout (K=, TOPO=, CASES=)
   check-upstream   the postings on upstream 7.3.4 without Debian's patches
   blktests         blktests/'s tests in a guest (BLKTESTS=, needs a blktests checkout)
