@@ -127,15 +127,15 @@ compare-scan: need-base+tree+kernel+guest kernels
 	@$(H)/compare-scan.sh
 
 # The blk-mq queue-node rules (harness/README): kernels vanilla, rule-a
-# (the series with patches/alt/rule-a.patch on top), rule-b (the series),
+# (the series), rule-b (the series with patches/alt/rule-b.patch on top),
 # in RULES_TOPO, RULES_REPS repetitions, on RULES_TARGETS (ahci too:
 # RULES_TARGETS='null_blk megaraid_sas ahci', about 20 min more).
 RULES_TOPO ?= two-node-3-2
 RULES_REPS ?= 5
 RULES_TARGETS ?= null_blk megaraid_sas
 kernels-rules: need-base+tree+kernel tree
-	@$(H)/kbuild.sh rule-a "$$($(H)/kalt.sh rule-a)"
-	@$(H)/kbuild.sh rule-b patched
+	@$(H)/kbuild.sh rule-a patched
+	@$(H)/kbuild.sh rule-b "$$($(H)/kalt.sh rule-b)"
 
 compare-rules: $(COMPARE_NEEDS) kernels kernels-rules
 	@$(H)/compare.sh --rules '$(RULES_TOPO)' '$(RULES_REPS)' '$(RULES_TARGETS)'

@@ -27,8 +27,9 @@
 #
 # compare.sh --rules [TOPOLOGY [REPS [TARGETS]]]: the blk-mq queue-node rules (make
 # compare-rules, issue 24 item 1): the kernels vanilla, rule-a (the
-# series' distance sum) and rule-b (the device's node when the queue
-# serves it), built beforehand (harness/README, "compare-rules"), in
+# series: the distance sum, the device's node on ties) and rule-b (the
+# device's node when the queue serves it; patches/alt/rule-b.patch),
+# built by make kernels-rules (harness/README, "compare-rules"), in
 # TOPOLOGY (default two-node-3-2), REPS repetitions (default 5), on
 # TARGETS (default: null_blk, home_node = the device node, one queue, and
 # the single-queue HBAs megaraid_sas and ahci), the HBAs' IRQs on the device's node

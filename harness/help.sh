@@ -27,7 +27,7 @@ Targets
   export           write build/linux's vanilla..patched back into patches/
   kernels          build build/kernels/{vanilla,patched}
   kernels-debug    build build/kernels/debug (the series with KASAN, kmemleak, ...)
-  kernels-rules    build build/kernels/{rule-a,rule-b} (patches/alt/rule-a.patch; the series)
+  kernels-rules    build build/kernels/{rule-a,rule-b} (the series; patches/alt/rule-b.patch)
   vm               one guest run, TAP on stdout (K=, TOPO=, CASES=)
   check-upstream   the postings on upstream 7.3.4 without Debian's patches
   blktests         blktests/'s tests in a guest (BLKTESTS=, needs a blktests checkout)

@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: GPL-2.0
 # kalt.sh NAME: commit patches/alt/NAME.patch on top of branch patched of
 # build/linux as branch NAME, and print that commit.  The alternatives in
-# patches/alt/ are kernels the harness measures against (rule-a: make
+# patches/alt/ are kernels the harness measures against (rule-b: make
 # compare-rules), never posted.  Nothing is checked out: the commit is
 # made in a temporary index, so build/linux's HEAD, index and files stay
 # as they are.  A branch NAME already on top of the current patched with
