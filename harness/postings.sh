@@ -224,10 +224,8 @@ plan() {
 	done
 	# The project's blktests tests, a series on blktests (blktests/posting.sh).
 	"$top/blktests/posting.sh" plan "$((n + 1))"
-	# Applying is not building: the SCSI patches call the mm posting's
-	# numa_nearest_cpu_node().
-	[ -n "$alldeps" ] || echo "  Each applies to its base without the others; the SCSI one builds only
-  with the mm one's numa_nearest_cpu_node()."
+	# Applying, not building: the letters say what builds on what.
+	[ -n "$alldeps" ] || echo "  Each applies to its base without the others."
 }
 
 # --- write ----------------------------------------------------------------------
