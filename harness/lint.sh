@@ -62,6 +62,7 @@ step "fio-jobs unit tests (stats.py, reports, meter)" unittests fio-jobs
 step "kernel-log judge test" test/unit/test_kmsg.sh
 step "shutdown judge test" test/unit/test_poweroff.sh
 step "cover letter test (recorded inputs)" test/unit/test_cover_letter.sh
+step "figures in the patches, each in its table" test/unit/test_patch_figures.sh
 step "cpulist parser test" test/unit/test_cpulist.sh
 step "blktests posting (applies to its base, blktests' make check) and table test" test/unit/test_blktests_posting.sh
 step "settings test (config.sh, config.example)" test/unit/test_config.sh
