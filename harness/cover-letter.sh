@@ -198,10 +198,20 @@ check_total() {
 }
 # compare_run: the comparison's run, for the letter.
 compare_run() { echo "($cmp_what of $(when "$cmp_id"), run id $cmp_id)" | wrap "  "; }
+# report_part iops|meter: report.py's table from report.json, made once
+# (the letter uses the IOPS table twice); call it outside $(...) first,
+# or the table is made in a subshell and not kept.
+declare -A report_parts=()
+report_part() {
+	[ -n "${report_parts[$1]+set}" ] ||
+		report_parts[$1]=$(python3 "$top/fio-jobs/report.py" --from-json "$cmp/report.json" --part "$1")
+	printf '%s\n' "${report_parts[$1]}"
+}
 fio_summary() {
 	if [ ! -f "$cmp/report.json" ]; then none "$cmp_what: $(rel "$cmp/report.json")"; return; fi
 	local t
-	t=$(python3 "$top/fio-jobs/report.py" --from-json "$cmp/report.json" --part iops | grep -m 1 '^No regression')
+	report_part iops > /dev/null
+	t=$(report_part iops | grep -m 1 '^No regression')
 	[ -n "$t" ] || { none "no verdict line in report.py's IOPS table"; return; }
 	echo "$t" | wrap "  "
 	compare_run
@@ -265,7 +275,8 @@ alloc_cpus() {
 compare_part() {
 	if [ ! -f "$cmp/report.json" ]; then none "$cmp_what: $(rel "$cmp/report.json")"; return; fi
 	local t
-	t=$(python3 "$top/fio-jobs/report.py" --from-json "$cmp/report.json" --part "$1")
+	report_part "$1" > /dev/null
+	t=$(report_part "$1")
 	if [ -z "$t" ]; then none "$cmp_what of $(when "$cmp_id") (run $cmp_id) ran without the meter"; return; fi
 	echo "  ($cmp_what of $(when "$cmp_id"), run id $cmp_id)"
 	echo "$t" | sed 's/^/  /; s/ *$//'

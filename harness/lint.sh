@@ -20,6 +20,29 @@ step() {
 	nsteps=$((nsteps + 1))
 	"$@" || { echo "lint: FAILED: $*"; rc=1; nfailed=$((nfailed + 1)); }
 }
+# bg_step NAME CMD...: step, run beside the others (make lint must stay
+# within a minute on 2 cores); its output and verdict come out at bg_join.
+bg_dir=$(mktemp -d)
+trap 'rm -rf "$bg_dir"' EXIT
+bg_n=0
+bg_step() {
+	local name=$1; shift
+	bg_n=$((bg_n + 1))
+	echo "$name" > "$bg_dir/$bg_n.name"
+	echo "$*" > "$bg_dir/$bg_n.cmd"
+	{ "$@" > "$bg_dir/$bg_n.out" 2>&1; echo $? > "$bg_dir/$bg_n.rc"; } &
+}
+bg_join() {
+	local i
+	wait
+	for ((i = 1; i <= bg_n; i++)); do
+		echo "lint: $(cat "$bg_dir/$i.name") (run beside the others)"
+		nsteps=$((nsteps + 1))
+		cat "$bg_dir/$i.out"
+		[ "$(cat "$bg_dir/$i.rc")" = 0 ] ||
+			{ echo "lint: FAILED: $(cat "$bg_dir/$i.cmd")"; rc=1; nfailed=$((nfailed + 1)); }
+	done
+}
 
 # unittests DIR: the unittest modules test_*.py of DIR; a run that finds
 # no test ("Ran 0 tests ... OK", exit 0) fails.
@@ -33,6 +56,9 @@ unittests() {
 	echo "$out" | grep -E '^Ran [0-9]+ tests? '
 }
 
+# The longest test, in a lane of its own from the start (2 cores: this
+# lane and the rest).
+bg_step "cover letter test (recorded inputs)" test/unit/test_cover_letter.sh
 shell=(harness/*.sh harness/lint-series/*.sh harness/guest-init harness/guest-compare harness/guest-scan lib/*.sh
        test/run-cases test/cases/* test/unit/*.sh test/meta/*.sh test/meta/cases/* fio-jobs/run.sh .ci/run
        qemu-plugin/*.sh qemu-plugin/kat/run.sh qemu-plugin/kat/guest-run
@@ -61,7 +87,6 @@ step "Python unit tests of lib/ and harness/ (placement.py, cpulist.py against c
 step "fio-jobs unit tests (stats.py, reports, meter)" unittests fio-jobs
 step "kernel-log judge test" test/unit/test_kmsg.sh
 step "shutdown judge test" test/unit/test_poweroff.sh
-step "cover letter test (recorded inputs)" test/unit/test_cover_letter.sh
 step "figures in the patches, each in its table" test/unit/test_patch_figures.sh
 step "cpulist parser test" test/unit/test_cpulist.sh
 step "blktests posting (applies to its base, blktests' make check) and table test" test/unit/test_blktests_posting.sh
@@ -83,6 +108,7 @@ topo_ok() {
 	done
 }
 step "topologies" topo_ok
+bg_join
 # The C (the inspector, the meter plugin and its tools) is compiled with
 # -Werror by the builds that make check runs (kbuild.sh, make -C qemu-plugin),
 # not here: the inspector needs a kernel build, the plugin QEMU's header.
