@@ -30,6 +30,9 @@
 #                      accesses and misses per I/O summed over the CPU nodes
 #   @FIO_SUMMARY@      the same JSON: report.py --part iops's verdict line
 #   @EVIDENCE@         the name of the evidence file (patches/evidence.txt)
+#   @HARNESS@          "the harness at HARNESS_URL" (its public URL), else
+#                      "the harness repository" (postings.sh write: a
+#                      placeholder for the poster)
 #   @SHORTLOG@         git shortlog of the SCSI posting's commits
 # evidence.txt: the placement table (placement-summary.sh --context),
 # allocating CPUs (out/alloc-cpus.summary, case 12, two-node and cpuless
@@ -395,6 +398,7 @@ need() { awk -v p="@$1@" '!/^## / && index($0, p) { f = 1 } END { exit !f }' "$t
 fill() { if need "$1"; then "$2" > "$fills/$1"; fi; }
 npatches() { local c; c=$(scsi_commits | wc -l); [ "$c" -gt 0 ] && echo "$c" || echo "$n"; }
 evidence() { echo "patches/evidence.txt"; }
+harness_url() { if [ -n "${HARNESS_URL:-}" ]; then echo "the harness at $HARNESS_URL"; else echo "the harness repository"; fi; }
 fill NPATCHES npatches
 fill PLACEMENT_SOURCE placement_source
 fill PLACEMENT_SUMMARY placement_summary
@@ -402,6 +406,7 @@ fill CHECK_TOTAL check_total
 fill METER_SUMMARY meter_summary
 fill FIO_SUMMARY fio_summary
 fill EVIDENCE evidence
+fill HARNESS harness_url
 fill SHORTLOG shortlog
 fill BASE base
 fill POSTINGS postings

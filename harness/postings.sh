@@ -51,12 +51,15 @@ r() { git -C "$repo" "$@"; }
 # their addresses as they appear in that thread's headers.
 broadcom="Sumit Saxena <sumit.saxena@broadcom.com>,James Rizzo <james.rizzo@broadcom.com>"
 broadcom+=",John Garry <john.g.garry@oracle.com>,Hannes Reinecke <hare@suse.com>"
+# The drivers the SCSI posting converts, by their MAINTAINERS sections.
+drivers="LSILOGIC MPT FUSION DRIVERS (FC/SAS/SPI),EMULEX/BROADCOM LPFC FC/FCOE SCSI DRIVER"
+drivers+=",VIRTIO BLOCK AND SCSI DRIVERS"
 table=(
 	"megaraid-fix|^scsi: megaraid_sas: Do not confine high IOPS queues|1|MEGARAID SCSI/SAS DRIVERS|SCSI SUBSYSTEM~Martin K. Petersen"
-	"numa|^mm/numa: |1|MEMORY MANAGEMENT - NUMA PLACEMENT|SCSI SUBSYSTEM~Martin K. Petersen"
 	"blk-mq|^(blk-mq)?(ublk)?: |1|BLOCK LAYER|SCSI SUBSYSTEM~Martin K. Petersen"
 	"pci|^PCI: |1|PCI SUBSYSTEM|"
-	"scsi|.|1|SCSI SUBSYSTEM~Martin K. Petersen|BLOCK LAYER,$broadcom"
+	"ata|^ata: |1|LIBATA SUBSYSTEM (Serial and Parallel ATA drivers)|SCSI SUBSYSTEM~Martin K. Petersen"
+	"scsi|.|1|SCSI SUBSYSTEM~Martin K. Petersen|BLOCK LAYER,$drivers,$broadcom"
 )
 field() { echo "$1" | cut -d'|' -f"$2"; }
 
@@ -293,6 +296,7 @@ write() {
 		  cat "$fills/POSTINGS"; } > "$fills/ROUTING"
 		deps_text "$n" > "$fills/DEPENDS"
 		: > "$fills/SHORTLOG"
+		echo "the harness at ${HARNESS_URL:-[[POSTER: its public URL (HARNESS_URL=...)]]}" > "$fills/HARNESS"
 		body=$("$top/harness/cover-letter.sh" --body "$tmpl" "$fills")
 		subj=$(echo "$body" | sed -n '1s/^Subject: \[[^]]*\] //p')
 		body=$(echo "$body" | sed '1{/^Subject:/d}' | sed '1{/^$/d}')
