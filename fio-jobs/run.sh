@@ -67,7 +67,7 @@
 #                       accesses to object kinds                  [none]
 #   -h, --help          this text
 #
-# Smoke run (~20 s on two nodes), then the report of two kernels' result
+# Smoke run, then the report of two kernels' result
 # directories:
 #   COMPARE_REPS=2 FIO_RUNTIME=2 run.sh --target scsi_debug --dev-node 1 OUT LABEL /dev/sdX
 #   report.py --out REPORTDIR OUT/vanilla OUT/patched

@@ -135,7 +135,7 @@ class Verdict(unittest.TestCase):
 
     def test_old_rules_counterexample(self):
         # The old rule (ratio >= 0.98, CI within +-5 % of it) called this
-        # "met", yet a 6.9 % loss is not excluded (review repo-v3 §4.6).
+        # "met", yet a 6.9 % loss is not excluded.
         self.assertEqual(stats.verdict(0.98, (0.931, 1.029)),
                          "not met (CI lower bound 0.931 < 0.94)")
         self.assertEqual(stats.verdict(0.989, (0.931, 1.05)),
@@ -155,7 +155,7 @@ class Verdict(unittest.TestCase):
         self.assertEqual(stats.verdict(None, None), "not met (no ratio)")
 
     def test_published_rows(self):
-        # patches/0000-cover-letter.patch, run 2026-12-01T22:46:03Z, n = 3
+        # rows of an earlier cover letter, n = 3
         self.assertEqual(stats.verdict(0.989, (0.967, 1.012)), "met")
         self.assertEqual(stats.verdict(1.027, (0.950, 1.111)), "met")
         self.assertEqual(stats.verdict(0.987, (0.925, 1.054)),

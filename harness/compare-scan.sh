@@ -22,9 +22,6 @@
 # default -icount shift=5): a time is a count of guest instructions on an
 # emulated CPU, not a time on real hardware, and the report's header says
 # so.  Each guest's whole kernel log is judged (lib/kmsg.sh).
-# Duration on the 2-core host: about 4 min per guest with the defaults
-# (boot 15 s, a scan of 2048 LUNs and the host's removal about 1 min),
-# 25 min for two kernels and 3 repetitions.
 set -euo pipefail
 top=$(cd "$(dirname "$0")/.." && pwd)
 # shellcheck source=../lib/config.sh

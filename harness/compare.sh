@@ -26,7 +26,7 @@
 # scan comparison; the cover letter takes it only with COVER_COMPARE=smoke.
 #
 # compare.sh --rules [TOPOLOGY [REPS [TARGETS]]]: the blk-mq queue-node rules (make
-# compare-rules, issue 24 item 1): the kernels vanilla, rule-a (the
+# compare-rules): the kernels vanilla, rule-a (the
 # series: the distance sum, the device's node on ties) and rule-b (the
 # device's node when the queue serves it; patches/alt/rule-b.patch),
 # built by make kernels-rules (harness/README, "compare-rules"), in
@@ -95,7 +95,7 @@ if [ -n "$meter" ]; then
 	# The charts are optional: report.py skips them, with one line, without gnuplot.
 	command -v gnuplot >/dev/null || echo "compare: gnuplot missing: no charts (apt-get install gnuplot-nox)" >&2
 	# The meter proves itself before it is trusted: its unit tests and the
-	# known-answer test (qemu-plugin/kat, about 1 min) on this QEMU, else
+	# known-answer test (qemu-plugin/kat) on this QEMU, else
 	# no comparison.
 	katlog=$top/build/runs/kat-compare.log
 	echo "compare: the meter's known-answer test (build/runs/kat-compare.log)" >&2

@@ -7,7 +7,7 @@
 set -u
 top=$(cd "$(dirname "$0")/.." && pwd)
 cat <<'EOF'
-scsi_numa: make TARGET [ARG=value ...]   (README; every target: harness/README)
+scsi_numa: make TARGET [ARG=value ...]   (README; what each leaves behind: harness/README)
 
 Targets
   help             this text (also plain "make")

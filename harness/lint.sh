@@ -6,9 +6,10 @@
 # sourced files; pyflakes over the Python; the unit tests (placement.py on
 # recorded reports, fio-jobs' unittest modules, the kernel-log and the
 # shutdown judges, cover-letter.sh on recorded inputs, the cpulist parsers,
-# the settings); the case runner on fake cases (test/meta/); every topology
-# file sourced and checked for the fields vm.sh and the cases need.  Exit 1
-# on any finding.
+# the settings); the case runner on fake cases (test/meta/); the prose
+# and commit subjects (test/unit/test_prose.sh); every topology file
+# sourced and checked for the fields vm.sh and the cases need.  Exit 1 on
+# any finding.
 set -u
 top=$(cd "$(dirname "$0")/.." && pwd)
 cd "$top" || exit 1
@@ -92,6 +93,7 @@ step "cpulist parser test" test/unit/test_cpulist.sh
 step "blktests posting (applies to its base, blktests' make check) and table test" test/unit/test_blktests_posting.sh
 step "settings test (config.sh, config.example)" test/unit/test_config.sh
 step "case runner meta test" test/meta/test_run_cases.sh
+step "prose and history (tracker references, figures, sample, harness/README, help, subjects)" test/unit/test_prose.sh all
 topo_ok() {
 	local f
 	for f in harness/topo/*; do

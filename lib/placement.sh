@@ -82,7 +82,7 @@ placement_hbas() {
 # call sites matching SITE-REGEX, "CACHE COUNT SITE+off/len age=.. pid=..
 # cpus=.. nodes=.." (the indented stack lines are left out), into OUT; the
 # caches matching CACHE-GLOB only (default: all; a read walks the cache's
-# objects: case 12 reads them all in 16-37 s under TCG).  Returns 1 when
+# objects, which is slow under TCG).  Returns 1 when
 # the kernel has no tracking (the topology does not boot with slub_debug=U).
 slub_alloc_traces() {
 	local d=/sys/kernel/debug/slab f cache

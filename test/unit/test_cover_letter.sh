@@ -33,7 +33,7 @@ holds() { # FILE TEXT
 has() { holds "$out" "$1" || fail "the letter lacks: $1"; }
 # ev_has TEXT: the same for evidence.txt beside the letter.
 ev_has() { holds "${out%/*}/evidence.txt" "$1" || fail "evidence.txt lacks: $1"; }
-# short FILE: a letter a maintainer reads to the end (issue 24): at most
+# short FILE: a letter a maintainer reads to the end: at most
 # 120 lines of at most 80 columns, no [[...]] placeholder at all (the
 # poster's identity is given to make export, never a placeholder in a
 # letter), no template comment or marker.
