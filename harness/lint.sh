@@ -6,9 +6,9 @@
 # sourced files; pyflakes over the Python; the unit tests (placement.py on
 # recorded reports, fio-jobs' unittest modules, the kernel-log and the
 # shutdown judges, cover-letter.sh on recorded inputs, the cpulist parsers,
-# the settings); the case runner on fake cases (test/meta/); every topology
-# file sourced and checked for the fields vm.sh and the cases need.  Exit 1
-# on any finding.
+# the settings, the plan); the case runner on fake cases (test/meta/);
+# every topology file sourced and checked for the fields vm.sh and the
+# cases need.  Exit 1 on any finding.
 set -u
 top=$(cd "$(dirname "$0")/.." && pwd)
 cd "$top" || exit 1
@@ -91,6 +91,7 @@ step "figures in the patches, each in its table" test/unit/test_patch_figures.sh
 step "cpulist parser test" test/unit/test_cpulist.sh
 step "blktests posting (applies to its base, blktests' make check) and table test" test/unit/test_blktests_posting.sh
 step "settings test (config.sh, config.example)" test/unit/test_config.sh
+step "plan test (typos refused before anything is built)" test/unit/test_plan.sh
 step "case runner meta test" test/meta/test_run_cases.sh
 topo_ok() {
 	local f
