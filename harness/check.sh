@@ -46,8 +46,6 @@ done
 run_id=$("$top/harness/run-id.sh")
 # shellcheck source=../lib/kmsg.sh
 . "$top/lib/kmsg.sh"
-# shellcheck source=../lib/expect.sh
-. "$top/lib/expect.sh"
 # shellcheck source=../lib/series.sh
 . "$top/lib/series.sh"
 # shellcheck source=../lib/phase.sh
@@ -57,13 +55,11 @@ check_start=$(date +%s)
 series=$(series_measured "$top")
 tp=0 tf=0 ts=0 tr=0 trp=0 trf=0
 declare -A res cnt
-runs=()	# "K T EXPECT CASES"
-for spec in "$@"; do
-	IFS=: read -r k t c label <<< "$spec"
-	runs+=("$k $t $(expect_of "$k") ${c:-*} ${label:-}")
-done
-[ ${#runs[@]} -gt 0 ] ||
+[ $# -gt 0 ] ||
 	{ echo "check: no runs given (KERNEL:TOPOLOGY[:CASES[:LABEL]] ..., the Makefile's CHECK_RUNS)" >&2; exit 2; }
+# "K T EXPECT CASES LABEL" each; a typo is refused before any guest boots.
+plan=$("$top/lib/plan.sh" --list "$@") || exit 2
+mapfile -t runs <<< "$plan"
 # The run directory: build/runs/K-TOPO[-LABEL].
 rname() { echo "$1-$2${3:+-$3}"; }
 # stream_tap TAP DONE NAME: print TAP's result and "# case" lines as the
