@@ -6,9 +6,9 @@
 # sourced files; pyflakes over the Python; the unit tests (placement.py on
 # recorded reports, fio-jobs' unittest modules, the kernel-log and the
 # shutdown judges, cover-letter.sh on recorded inputs, the cpulist parsers,
-# the settings, the plan); the case runner on fake cases (test/meta/);
-# every topology file sourced and checked for the fields vm.sh and the
-# cases need.  Exit 1 on any finding.
+# the settings, the plan, check.sh's accounting); the case runner on fake
+# cases (test/meta/); every topology file sourced and checked for the
+# fields vm.sh and the cases need.  Exit 1 on any finding.
 set -u
 top=$(cd "$(dirname "$0")/.." && pwd)
 cd "$top" || exit 1
@@ -59,6 +59,8 @@ unittests() {
 # The longest test, in a lane of its own from the start (2 cores: this
 # lane and the rest).
 bg_step "cover letter test (recorded inputs)" test/unit/test_cover_letter.sh
+# This one mostly waits (check.sh polls its guests each second).
+bg_step "check.sh's accounting test (stand-in guests)" test/unit/test_check_summary.sh
 shell=(harness/*.sh harness/lint-series/*.sh harness/guest-init harness/guest-compare harness/guest-scan lib/*.sh
        test/run-cases test/cases/* test/unit/*.sh test/meta/*.sh test/meta/cases/* fio-jobs/run.sh .ci/run
        qemu-plugin/*.sh qemu-plugin/kat/run.sh qemu-plugin/kat/guest-run
