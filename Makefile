@@ -63,7 +63,7 @@ TOPOS := two-node cpuless hotplug memless one-node four-node two-node-3-2 four-n
 # time).
 FULL_RUNS ?= $(foreach t,$(TOPOS),vanilla:$(t) patched:$(t) debug:$(t))
 
-.PHONY: all help check check-full lint lint-series check-upstream deps tree export kernels kernels-debug kernels-rules vm compare compare-smoke compare-scan compare-rules inspector host-check clean distclean
+.PHONY: all help plan check check-full lint lint-series check-upstream deps tree export kernels kernels-debug kernels-rules vm compare compare-smoke compare-scan compare-rules inspector host-check clean distclean
 .NOTPARALLEL:
 
 all: help
@@ -74,6 +74,17 @@ help:
 # DEPS='lint series': only those groups (harness/deps.sh --list).
 deps:
 	@$(H)/deps.sh $(DEPS)
+
+# The first prerequisite of check, vm, blktests and compare: the runs,
+# settings and command-line names checked and the plan printed before
+# anything is installed or built (lib/plan.sh); PLAN: the target's runs.
+plan:
+	@lib/plan.sh --names '$(strip $(foreach v,$(.VARIABLES),$(if $(filter command line,$(origin $v)),$v)))' $(foreach r,$(PLAN),'$(r)')
+check: PLAN = $(CHECK_RUNS)
+check-full: PLAN = $(FULL_RUNS)
+vm: PLAN = $(K):$(TOPO):$(CASES)
+blktests: PLAN = --no-cases $(K):$(TOPO)
+compare compare-rules: PLAN = --no-cases rule-a:$(RULES_TOPO) rule-b:$(RULES_TOPO)
 
 # need-A+B: the package groups A and B (installed as root, else named).
 need-%:
@@ -102,14 +113,14 @@ kernels: need-base+tree+kernel tree
 kernels-debug: need-base+tree+kernel tree
 	@$(H)/kbuild.sh debug patched debug
 
-vm: need-base+guest
+vm: plan need-base+guest
 	@$(H)/vm.sh $(K) $(TOPO) '$(CASES)'
 
 CHECK_NEEDS := need-base+lint+tree+kernel+guest+meter
-check: $(CHECK_NEEDS) lint kernels
+check: plan $(CHECK_NEEDS) lint kernels
 	@$(H)/check.sh $(foreach r,$(CHECK_RUNS),'$(r)')
 
-check-full: $(CHECK_NEEDS) lint kernels kernels-debug
+check-full: plan $(CHECK_NEEDS) lint kernels kernels-debug
 	@$(H)/check.sh --churn long $(foreach r,$(FULL_RUNS),'$(r)')
 
 lint-series: need-base+tree+kernel+series tree
@@ -118,16 +129,16 @@ lint-series: need-base+tree+kernel+series tree
 COMPARE_NEEDS := need-base+tree+kernel+guest+meter
 # Three parts: IOPS and remote accesses, the scan (compare-scan), the
 # queue-node rules (compare-rules).
-compare: $(COMPARE_NEEDS) kernels kernels-rules
+compare: plan $(COMPARE_NEEDS) kernels kernels-rules
 	@$(H)/compare.sh
 	@$(H)/compare.sh --rules '$(RULES_TOPO)' '$(RULES_REPS)' '$(RULES_TARGETS)'
 
-compare-smoke: $(COMPARE_NEEDS) kernels
+compare-smoke: plan $(COMPARE_NEEDS) kernels
 	@$(H)/compare.sh --smoke
 
 # make compare's last part alone (harness/compare-scan.sh: other kernels,
 # repetitions, queue counts there).
-compare-scan: need-base+tree+kernel+guest kernels
+compare-scan: plan need-base+tree+kernel+guest kernels
 	@$(H)/compare-scan.sh
 
 # The blk-mq queue-node rules (harness/README): kernels vanilla, rule-a
@@ -141,7 +152,7 @@ kernels-rules: need-base+tree+kernel tree
 	@$(H)/kbuild.sh rule-a patched
 	@$(H)/kbuild.sh rule-b "$$($(H)/kalt.sh rule-b)"
 
-compare-rules: $(COMPARE_NEEDS) kernels kernels-rules
+compare-rules: plan $(COMPARE_NEEDS) kernels kernels-rules
 	@$(H)/compare.sh --rules '$(RULES_TOPO)' '$(RULES_REPS)' '$(RULES_TARGETS)'
 
 # blktests is not in Debian's archive: CI cannot run these (blktests/README).
@@ -151,7 +162,7 @@ compare-rules: $(COMPARE_NEEDS) kernels kernels-rules
 # The table: build/runs/blktests-K-TOPO/table.txt; two runs side by side:
 # blktests/table.py compare VANILLA-RUN PATCHED-RUN.
 .PHONY: blktests
-blktests: need-base+guest+blktests
+blktests: plan need-base+guest+blktests
 	@$(if $(BTEXCLUDE),BTEXCLUDE='$(BTEXCLUDE)') $(if $(BTTIMEOUT),BTTIMEOUT='$(BTTIMEOUT)') blktests/run.sh '$(BLKTESTS)' '$(K)' '$(TOPO)' $(BTESTS)
 
 inspector:

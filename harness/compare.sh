@@ -79,6 +79,10 @@ case ${1:-} in
 	done ;;
 *) usage ;;
 esac
+# The kernels' names, the topology and the settings (lib/plan.sh).
+plans=()
+for k in $kernels; do plans+=("$k:$topo"); done
+"$top/lib/plan.sh" --no-cases "${plans[@]}" > /dev/null
 reps=$COMPARE_REPS
 meter=$COMPARE_METER
 [ "$meter" = 0 ] && meter=""

@@ -6,10 +6,10 @@
 # sourced files; pyflakes over the Python; the unit tests (placement.py on
 # recorded reports, fio-jobs' unittest modules, the kernel-log and the
 # shutdown judges, cover-letter.sh on recorded inputs, the cpulist parsers,
-# the settings); the case runner on fake cases (test/meta/); the prose
-# and commit subjects (test/unit/test_prose.sh); every topology file
-# sourced and checked for the fields vm.sh and the cases need.  Exit 1 on
-# any finding.
+# the settings, the plan, check.sh's accounting); the case runner on fake
+# cases (test/meta/); the prose and commit subjects
+# (test/unit/test_prose.sh); every topology file sourced and checked for
+# the fields vm.sh and the cases need.  Exit 1 on any finding.
 set -u
 top=$(cd "$(dirname "$0")/.." && pwd)
 cd "$top" || exit 1
@@ -60,6 +60,8 @@ unittests() {
 # The longest test, in a lane of its own from the start (2 cores: this
 # lane and the rest).
 bg_step "cover letter test (recorded inputs)" test/unit/test_cover_letter.sh
+# This one mostly waits (check.sh polls its guests each second).
+bg_step "check.sh's accounting test (stand-in guests)" test/unit/test_check_summary.sh
 shell=(harness/*.sh harness/lint-series/*.sh harness/guest-init harness/guest-compare harness/guest-scan lib/*.sh
        test/run-cases test/cases/* test/unit/*.sh test/meta/*.sh test/meta/cases/* fio-jobs/run.sh .ci/run
        qemu-plugin/*.sh qemu-plugin/kat/run.sh qemu-plugin/kat/guest-run
@@ -92,6 +94,7 @@ step "figures in the patches, each in its table" test/unit/test_patch_figures.sh
 step "cpulist parser test" test/unit/test_cpulist.sh
 step "blktests posting (applies to its base, blktests' make check) and table test" test/unit/test_blktests_posting.sh
 step "settings test (config.sh, config.example)" test/unit/test_config.sh
+step "plan test (typos refused before anything is built)" test/unit/test_plan.sh
 step "case runner meta test" test/meta/test_run_cases.sh
 step "prose and history (tracker references, figures, sample, harness/README, help, subjects)" test/unit/test_prose.sh all
 topo_ok() {

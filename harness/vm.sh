@@ -32,8 +32,8 @@ timeout_s=$VM_TIMEOUT
 grep -qx CONFIG_KASAN=y "$kdir/.config" 2>/dev/null && timeout_s=$((VM_TIMEOUT * 5))
 die() { echo "vm: $*" >&2; exit 2; }
 
-[ -f "$kdir/bzImage" ] || die "no kernel $kdir/bzImage: make kernels"
 [ -f "$topofile" ] || die "no topology '$topofile' (have: $(ls "$top/harness/topo" | tr '\n' ' '))"
+[ -f "$kdir/bzImage" ] || die "no kernel $kdir/bzImage: make kernels"
 command -v qemu-system-x86_64 >/dev/null || die "qemu-system-x86_64 missing: apt-get install qemu-system-x86"
 # shellcheck source=/dev/null
 . "$topofile"

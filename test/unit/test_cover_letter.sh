@@ -228,11 +228,12 @@ sb=$tmp/sandbox
 mkdir -p "$sb/harness" "$sb/lib" "$sb/build/kernels/patched"
 echo "3333333333333333333333333333333333333333 scsi: core: the last patch" > "$sb/build/kernels/patched/commit"
 cp "$top/harness/check.sh" "$top/harness/run-id.sh" "$top/harness/placement-summary.sh" "$top/harness/cover-letter.sh" "$sb/harness/"
-cp "$top/lib/kmsg.sh" "$top/lib/expect.sh" "$top/lib/config.sh" "$top/lib/series.sh" "$top/lib/phase.sh" "$sb/lib/"
+cp "$top/lib/kmsg.sh" "$top/lib/expect.sh" "$top/lib/config.sh" "$top/lib/series.sh" "$top/lib/phase.sh" "$top/lib/plan.sh" "$sb/lib/"
+cp "$top/Makefile" "$sb/" && ln -s "$top/harness/topo" "$sb/harness/" && mkdir -p "$sb/test" && ln -s "$top/test/cases" "$sb/test/"
 mkdir -p "$sb/patches" && cp "$top/patches/cover-letter.in" "$top/patches/series" "$sb/patches/"
 cat > "$sb/harness/vm.sh" <<'VM'
 #!/bin/bash
-# Stand-in for vm.sh: one passing case and one placement line, no guest.
+# Stand-in for vm.sh: 01 and one case pass, one placement line, no guest.
 top=$(cd "$(dirname "$0")/.." && pwd)
 o=$top/build/runs/$VM_RUN/out
 rm -rf "${o%/out}"; mkdir -p "$o"
@@ -241,13 +242,13 @@ printf 'ok 1 boot-and-setup\n# case 2: 01-topology (timeout 300s)\nok 2 01-topol
 # into FILE (its output), as a guest goes on writing while QEMU runs.
 if [ -n "${STANDIN_STREAMED:-}" ]; then
 	for _ in $(seq 20); do grep -q "^\[$VM_RUN\] ok 2 01-topology$" "$STANDIN_STREAMED" && break; sleep 0.5; done
-	grep -q "^\[$VM_RUN\] ok 2 01-topology$" "$STANDIN_STREAMED" || echo "not ok 3 streamed # not seen while running" >> "$o/tap"
+	grep -q "^\[$VM_RUN\] ok 2 01-topology$" "$STANDIN_STREAMED" || echo "not ok 3 10-placement-probe # not streamed while running" >> "$o/tap"
 fi
-printf '%sok 3 teardown\n' "${STANDIN_TEARDOWN:-}" >> "$o/tap"; : > "$o/dmesg.txt"
+printf 'ok 3 10-placement-probe\n%sok 4 teardown\n' "${STANDIN_TEARDOWN:-}" >> "$o/tap"; : > "$o/dmesg.txt"
 printf '%s\t%s\tprobe\tahci\tshost\t1\t1\n' "$1" "$2" > "$o/placement.tsv"
 VM
 chmod +x "$sb/harness/vm.sh"
-if ! STANDIN_STREAMED=$tmp/check.out "$sb/harness/check.sh" --no-kat 'patched:two-node' 'vanilla:cpuless:01*' > "$tmp/check.out" 2>&1; then
+if ! STANDIN_STREAMED=$tmp/check.out "$sb/harness/check.sh" --no-kat 'patched:two-node' 'vanilla:cpuless:01*,10*' > "$tmp/check.out" 2>&1; then
 	fail "check.sh with the stand-in vm.sh: $(tail -n 3 "$tmp/check.out")"
 else
 	id=$(cat "$sb/build/runs/vanilla-cpuless/run-id" 2>/dev/null)
@@ -255,11 +256,11 @@ else
 	grep -qx "run_id	$id" "$sb/build/check/summary.tsv" || fail "summary.tsv: no run_id $id"
 	grep -qx "series	3333333333333333333333333333333333333333" "$sb/build/check/summary.tsv" ||
 		fail "summary.tsv: not the series of build/kernels/patched/commit: $(grep series "$sb/build/check/summary.tsv")"
-	grep -qx "run	vanilla-cpuless	vanilla	cpuless	vanilla	01\*	1	0	0	0	3	0" "$sb/build/check/summary.tsv" ||
+	grep -qx "run	vanilla-cpuless	vanilla	cpuless	vanilla	01\*,10\*	1	0	0	0	4	0" "$sb/build/check/summary.tsv" ||
 		fail "summary.tsv: no line for vanilla-cpuless: $(grep vanilla-cpuless "$sb/build/check/summary.tsv")"
-	grep -qx "total	2	0	0	0	6	0" "$sb/build/check/summary.tsv" ||
-		fail "summary.tsv: total not 2 cases and 6 run checks passed: $(grep total "$sb/build/check/summary.tsv")"
-	[ "$(tail -n 1 "$tmp/check.out")" = "check: 2 cases passed, 0 failed, 0 skipped, 0 reported; 6 run checks passed, 0 failed (boot, teardown, kernel log); meter known-answer test: skipped (--no-kat); logs: build/runs/<run>/ (tap, console.log, out/), build/check/" ] ||
+	grep -qx "total	2	0	0	0	8	0" "$sb/build/check/summary.tsv" ||
+		fail "summary.tsv: total not 2 cases and 8 run checks passed: $(grep total "$sb/build/check/summary.tsv")"
+	[ "$(tail -n 1 "$tmp/check.out")" = "check: 2 cases passed, 0 failed, 0 skipped, 0 reported; 8 run checks passed, 0 failed (boot, teardown, kernel log); meter known-answer test: skipped (--no-kat); logs: build/runs/<run>/ (tap, console.log, out/), build/check/" ] ||
 		fail "check.sh's last line: $(tail -n 1 "$tmp/check.out")"
 	grep -qx '\[vanilla-cpuless\] # case 2: 01-topology (timeout 300s)' "$tmp/check.out" || fail "check.sh streamed no '# case' line"
 	grep -q '^times: guests [0-9]* s, summary [0-9]* s ' "$tmp/check.out" || fail "check.sh printed no times: $(grep '^times' "$tmp/check.out")"
@@ -269,11 +270,11 @@ else
 	"$sb/harness/cover-letter.sh" --inputs 2> "$tmp/stderr" || fail "cover-letter.sh refused check.sh's data"
 	said "placement.tsv      $id"
 	# A failed teardown is no case, but it fails the run all the same.
-	STANDIN_TEARDOWN="not " "$sb/harness/check.sh" --no-kat 'vanilla:cpuless:01*' > "$tmp/check.out" 2>&1 &&
+	STANDIN_TEARDOWN="not " "$sb/harness/check.sh" --no-kat 'vanilla:cpuless:01*,10*' > "$tmp/check.out" 2>&1 &&
 		fail "check.sh passed a run whose teardown failed"
-	grep -q "^check: 1 cases passed, 0 failed, 0 skipped, 0 reported; 2 run checks passed, 1 failed " "$tmp/check.out" ||
+	grep -q "^check: 1 cases passed, 0 failed, 0 skipped, 0 reported; 3 run checks passed, 1 failed " "$tmp/check.out" ||
 		fail "check.sh, failed teardown: $(tail -n 1 "$tmp/check.out")"
-	"$sb/harness/check.sh" --no-kat 'patched:two-node' 'vanilla:cpuless:01*' > "$tmp/check.out" 2>&1 || fail "check.sh again"
+	"$sb/harness/check.sh" --no-kat 'patched:two-node' 'vanilla:cpuless:01*,10*' > "$tmp/check.out" 2>&1 || fail "check.sh again"
 	VM_RUN=vanilla-cpuless "$sb/harness/vm.sh" vanilla cpuless	# as make vm does
 	"$sb/harness/cover-letter.sh" --inputs 2> "$tmp/stderr" && fail "a redone run accepted"
 	said "build/runs/vanilla-cpuless/out/placement.tsv is from run none"

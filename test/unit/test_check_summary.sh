@@ -1,0 +1,100 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+# test_check_summary.sh (make lint): check.sh's accounting, in a copy of
+# the harness whose vm.sh is a stand-in (no guest) writing the TAP given
+# for its run.  Every count of summary.tsv and of the last line for runs
+# with a pass, a "# SKIP reason" the run expects and one it does not, a
+# "# SKIP report only", a "not ok", a "Bail out!", only 01-topology, only
+# skips, a skipped 01-topology; each run check that fails is named; the
+# exit status; a misspelt run refused before any guest.
+set -u
+here=$(cd "$(dirname "$0")" && pwd)
+top=$(cd "$here/../.." && pwd)
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+bad=0 n=0
+fail() { echo "FAIL: $*"; bad=$((bad + 1)); }
+sb=$tmp/sb taps=$tmp/taps
+mkdir -p "$sb/harness" "$sb/lib" "$sb/test" "$taps"
+cp "$top/harness/check.sh" "$top/harness/run-id.sh" "$top/harness/placement-summary.sh" "$sb/harness/"
+cp "$top"/lib/{kmsg,expect,config,series,phase,plan}.sh "$top/Makefile" "$sb/lib/"
+mv "$sb/lib/Makefile" "$sb/"
+ln -s "$top/harness/topo" "$sb/harness/" && ln -s "$top/test/cases" "$sb/test/"
+cat > "$sb/harness/vm.sh" <<'VM'
+#!/bin/bash
+# Stand-in for vm.sh: the TAP of STANDIN_TAPS/VM_RUN, a clean kernel log;
+# exit 1 on a "not ok" or "Bail out!" in it, as the guest would.
+o=$(cd "$(dirname "$0")/.." && pwd)/build/runs/$VM_RUN/out
+rm -rf "${o%/out}"; mkdir -p "$o"
+cp "$STANDIN_TAPS/$VM_RUN" "$o/tap" && : > "$o/dmesg.txt"
+! grep -qE '^(not ok|Bail out!)' "$o/tap"
+VM
+chmod +x "$sb/harness/vm.sh"
+# tap RUN LINE..: the TAP of RUN, between boot-and-setup and teardown.
+tap() {
+	local r=$1 i=1; shift
+	{ echo "ok 1 boot-and-setup"
+	  for l in "$@"; do i=$((i + 1)); echo "${l/N/$i}"; done
+	  [[ "$*" == *"Bail out!"* ]] || echo "ok $((i + 1)) teardown"; } > "$taps/$r"
+}
+# check RUN..: check.sh on these runs; its output in $tmp/out, rc.
+check() {
+	n=$((n + 1))
+	STANDIN_TAPS=$taps "$sb/harness/check.sh" --no-kat "$@" > "$tmp/out" 2>&1; rc=$?
+}
+# counts RUN P F S R RP RF: RUN's line of summary.tsv has these counts.
+counts() {
+	local r=$1 got
+	got=$(awk -F'\t' -v r="$r" '$1 == "run" && $2 == r { print $7, $8, $9, $10, $11, $12 }' "$sb/build/check/summary.tsv")
+	shift
+	[ "$got" = "$*" ] || fail "$r: summary.tsv counts '$got', not '$*' (passed failed skipped reported; run checks)"
+}
+said() { grep -qF -- "$1" "$tmp/out" || fail "check.sh does not say: $1"; }
+unsaid() { ! grep -qF -- "$1" "$tmp/out" || fail "check.sh says: $(grep -F -- "$1" "$tmp/out")"; }
+
+tap patched-two-node-mixed 'ok N 01-topology' 'ok N 10-placement-probe' 'ok N 11-placement-rescan # SKIP report only' \
+	'not ok N 20-scsi-debug-invalid-node # exit=1' 'ok N 50-named-disk # SKIP no disk named (host-check --disk)'
+tap vanilla-cpuless-only01 'ok N 01-topology'
+tap patched-cpuless-newskip 'ok N 01-topology' 'ok N 10-placement-probe' 'ok N 12-alloc-cpus # SKIP no SLUB allocation tracking'
+tap patched-one-node-bail 'Bail out! the host expects a patched kernel; this one is vanilla'
+tap vanilla-two-node-allskip 'ok N 01-topology' 'ok N 20-scsi-debug-invalid-node # SKIP vanilla kernel (expected)' \
+	'ok N 50-named-disk # SKIP no disk named (host-check --disk)'
+tap patched-four-node-own 'ok N 01-topology # SKIP a run check' 'ok N 10-placement-probe'
+check patched:two-node:01*,10*,11*,20*,50*:mixed vanilla:cpuless:01*:only01 patched:cpuless:01*,1*:newskip \
+	patched:one-node::bail vanilla:two-node:01*,20*,50*:allskip patched:four-node:01*,10*:own
+[ "$rc" = 1 ] || fail "check.sh with failing runs: exit $rc, not 1"
+counts patched-two-node-mixed 1 1 1 1 4 0
+counts vanilla-cpuless-only01 0 0 0 0 4 1
+counts patched-cpuless-newskip 1 0 1 0 4 1
+counts patched-one-node-bail 0 0 0 0 2 2
+counts vanilla-two-node-allskip 0 0 2 0 4 1
+counts patched-four-node-own 1 0 0 0 3 1
+grep -qx 'total	3	1	4	1	21	6' "$sb/build/check/summary.tsv" ||
+	fail "summary.tsv: $(grep '^total' "$sb/build/check/summary.tsv"), not total 3 1 4 1 21 6"
+[ "$(tail -n 1 "$tmp/out" | cut -d';' -f1-2)" = "check: 3 cases passed, 1 failed, 4 skipped, 1 reported; 21 run checks passed, 6 failed (boot, teardown, kernel log)" ] ||
+	fail "check.sh's last line: $(tail -n 1 "$tmp/out")"
+said "not ok - vanilla-cpuless-only01: no case ran in this run"
+said "not ok - vanilla-two-node-allskip: no case ran in this run"
+said "not ok - patched-one-node-bail: no case ran in this run"
+said "not ok - patched-cpuless-newskip: 12-alloc-cpus skipped (no SLUB allocation tracking), which this run does not expect"
+said "not ok 5 20-scsi-debug-invalid-node # exit=1"
+unsaid "50-named-disk skipped"
+unsaid "20-scsi-debug-invalid-node skipped"
+unsaid "11-placement-rescan skipped"
+unsaid "patched-two-node-mixed: no case ran"
+
+# A clean run with a skip it expects passes.
+tap patched-two-node 'ok N 01-topology' 'ok N 10-placement-probe' 'ok N 50-named-disk # SKIP no disk named'
+check patched:two-node:01*,10*,50*
+[ "$rc" = 0 ] || fail "check.sh on a clean run: exit $rc: $(grep '^not ok' "$tmp/out")"
+counts patched-two-node 1 0 1 0 4 0
+
+# A typo: refused, and no guest started.
+rm -rf "$sb/build/runs"
+check patched:two-nod:01*
+[ "$rc" = 2 ] || fail "check.sh on a misspelt topology: exit $rc, not 2"
+said "no topology 'two-nod'"
+[ ! -d "$sb/build/runs/patched-two-nod" ] || fail "check.sh started a guest for a misspelt topology"
+
+echo "test_check_summary: $n check.sh runs: $([ $bad = 0 ] && echo passed || echo "$bad FAILED")"
+[ $bad = 0 ]
