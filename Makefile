@@ -1,13 +1,13 @@
 # SPDX-License-Identifier: GPL-2.0
 # scsi_numa: kernel series, placement inspector and test harness.
 # "make" or "make help" lists the targets, their arguments and the
-# settings (harness/help.sh); harness/README explains each target.
+# settings (harness/help.sh); harness/README says what each target leaves behind.
 # Everything generated goes under build/.  Settings (JOBS, VM_TIMEOUT,
 # COMPARE_REPS, FIO_*, ...): config.example; their defaults live in
 # lib/config.sh only, which every script below reads.
 # The capital names after a target are its arguments (what to run, not how):
 # K, TOPO, CASES, CHECK_RUNS, DISK, CONFIRM_WRITE, INSPECTOR, BLKTESTS,
-# BTESTS, BTEXCLUDE, BTTIMEOUT, BLKTESTS_REPO, POSTER, BASE_COMMIT, COVER_COMPARE, ORIG,
+# BTESTS, BTEXCLUDE, BTTIMEOUT, BLKTESTS_REPO, POSTER, BASE_COMMIT, HARNESS_URL, COVER_COMPARE, ORIG,
 # KDIR, DEPS.
 #
 # Packages: each target first asks harness/deps.sh for the groups it needs
@@ -17,7 +17,7 @@
 
 H := harness
 # Python by its own directory, not through a version manager's shim (pyenv's
-# costs about 0.5 s per call, and the tests call python3 hundreds of times).
+# adds a start-up cost to every call, and the tests call python3 hundreds of times).
 PY_DIR := $(filter /%,$(shell python3 -c 'import os, sys; print(os.path.dirname(os.path.realpath(sys.executable)))' 2>/dev/null))
 export PATH := $(if $(PY_DIR),$(PY_DIR):)$(PATH)
 # make check's phase times (lib/phase.sh): this make's start and PID.
@@ -144,7 +144,7 @@ compare-scan: plan need-base+tree+kernel+guest kernels
 # The blk-mq queue-node rules (harness/README): kernels vanilla, rule-a
 # (the series), rule-b (the series with patches/alt/rule-b.patch on top),
 # in RULES_TOPO, RULES_REPS repetitions, on RULES_TARGETS (ahci too:
-# RULES_TARGETS='null_blk megaraid_sas ahci', about 20 min more).
+# RULES_TARGETS='null_blk megaraid_sas ahci').
 RULES_TOPO ?= two-node-3-2
 RULES_REPS ?= 5
 RULES_TARGETS ?= null_blk megaraid_sas

@@ -12,6 +12,8 @@ scsi_numa: make TARGET [ARG=value ...]   (README; what each leaves behind: harne
 Targets
   help             this text (also plain "make")
   deps             install every package group below (as root: sudo make deps)
+  plan             check the runs, settings and names of a target; the targets below
+                   that boot guests run it first (PLAN: the runs to check)
   check            the tests: lint, both kernels, the guest runs of CHECK_RUNS, summary
   check-full       check plus the debug kernel in every topology and the long churn
   compare          the measurement: vanilla vs patched, fio IOPS and remote accesses,
