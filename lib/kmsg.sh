@@ -16,8 +16,9 @@
 
 # What fails a slice: the patterns blktests and the kernel's own test tools
 # look for, plus the debug kernel's reporters (KASAN, UBSAN, kmemleak,
-# lockdep, hung tasks, soft lockups).
-KMSG_BAD='kernel BUG at|WARNING:|BUG:|Oops|general protection fault|Internal error|Call Trace:|Kernel panic|KASAN:|UBSAN:|KFENCE:|unreferenced object|possible recursive locking detected|possible circular locking dependency|suspicious RCU usage|inconsistent lock state|lock held when returning to user space|blocked for more than|soft lockup|hard LOCKUP|DEBUG_LOCKS_WARN_ON|ODEBUG:|refcount_t:|list_add corruption|list_del corruption|slab .* corrupt|Poison overwritten'
+# lockdep, hung tasks, soft lockups) and RCU's stall reports, which need
+# not come with a stack dump.
+KMSG_BAD='kernel BUG at|WARNING:|BUG:|Oops|general protection fault|Internal error|Call Trace:|Kernel panic|KASAN:|UBSAN:|KFENCE:|unreferenced object|possible recursive locking detected|possible circular locking dependency|suspicious RCU usage|inconsistent lock state|lock held when returning to user space|blocked for more than|soft lockup|hard LOCKUP|DEBUG_LOCKS_WARN_ON|ODEBUG:|refcount_t:|list_add corruption|list_del corruption|slab .* corrupt|Poison overwritten|self-detected stall|detected stalls on|detected expedited stalls|detected stall, but suppressed|kthread starved for|timer wakeup didn.t happen'
 
 KMSG_SEQ=0
 KMSG_LAST=""
