@@ -36,21 +36,40 @@ kmsg_mark() {
 kmsg_read() { if [ -n "${KMSG_FILE:-}" ]; then cat "$KMSG_FILE"; else dmesg; fi; }
 
 # kmsg_slice_to FILE: the lines since the last marker (since boot before the
-# first one) into FILE; ends the slice with a marker of its own.
+# first one) into FILE; ends the slice with a marker of its own.  A marker
+# not in the log (the ring buffer wrapped past the start; dmesg failed
+# before the end) puts a KMSG_LOST line into FILE, which fails kmsg_judge;
+# the lines before the end marker are kept and judged too.
+KMSG_LOST="scsi_numa_kmsg: slice incomplete:"
 kmsg_slice_to() {
 	local prev=$KMSG_LAST
 	kmsg_mark "slice end"
-	if [ -z "$prev" ]; then
-		kmsg_read | sed -n "/$KMSG_LAST/q;p" > "$1"
-	else
-		kmsg_read | sed -n "/$prev/,/$KMSG_LAST/p" | sed '1d;$d' > "$1"
-	fi
+	kmsg_read | awk -v s="$prev" -v e="$KMSG_LAST" -v lost="$KMSG_LOST" '
+		index($0, e) { end = 1; exit }
+		s == "" || on { print; next }
+		index($0, s) { on = 1; next }
+		{ buf[++n] = $0 }
+		END {
+			if (!end) print lost " end marker \"" e "\" not in the kernel log"
+			if (s == "" || on) exit
+			print lost " start marker \"" s "\" not in the kernel log (the ring buffer wrapped past it?); the " (n + 0) " lines before the end marker follow"
+			for (i = 1; i <= n; i++) print buf[i]
+		}' > "$1"
 }
 
 # kmsg_judge DMESG-FILE [KMEMLEAK-FILE]: exit 1, printing the evidence, when
-# the slice holds a bad line or kmemleak reported a leak.
+# the slice holds a bad line or kmemleak reported a leak, or the slice is
+# missing or incomplete (kmsg_slice_to).
 kmsg_judge() {
 	local rc=0
+	if [ ! -f "$1" ] || [ ! -r "$1" ]; then
+		echo "no kernel log to judge: $1 is missing"
+		return 1
+	fi
+	if grep -q "^$KMSG_LOST" "$1"; then
+		grep "^$KMSG_LOST" "$1"
+		rc=1
+	fi
 	if grep -qE "$KMSG_BAD" "$1"; then
 		echo "kernel log reports a problem ($1):"
 		grep -nE -B2 -A12 "$KMSG_BAD" "$1" | head -n 60

@@ -6,7 +6,9 @@
 # pass; a non-empty kmemleak report must fail and an empty one pass; the
 # list must not be empty, and every pattern of KMSG_BAD must have a line;
 # fault injection's reports are left out inside the injection brackets
-# only, a WARNING there is not, and their sites are read (injected.txt).
+# only, a WARNING there is not, and their sites are read (injected.txt);
+# a missing log fails, and so does a slice whose start marker has left the
+# log (the ring buffer wrapped), naming the marker.
 # Exit 1 with the lines that got through.
 set -u
 here=$(cd "$(dirname "$0")" && pwd)
@@ -71,6 +73,33 @@ kmsg_judge_run "$tmp/run" > /dev/null ||
 kmsg_judge_run "$tmp/runw" > /dev/null &&
 	{ echo "FAIL: kmsg_judge_run missed a WARNING inside a bracket"; bad=$((bad + 1)); }
 
+# Slices cut by kmsg_slice_to from a stand-in log (KMSG_FILE).
+kmsg_judge "$tmp/no-such-log" > "$tmp/out" &&
+	{ echo "FAIL: a missing log was judged clean"; bad=$((bad + 1)); }
+grep -q "no kernel log to judge: $tmp/no-such-log" "$tmp/out" ||
+	{ echo "FAIL: a missing log failed without saying so: $(cat "$tmp/out")"; bad=$((bad + 1)); }
+export KMSG_FILE=$tmp/kmsg
+cp "$data/clean.txt" "$KMSG_FILE"
+kmsg_slice_to "$tmp/s0"
+cmp -s "$tmp/s0" "$data/clean.txt" || { echo "FAIL: the slice from boot is not the log before the first marker"; bad=$((bad + 1)); }
+echo "[    4.000000] BUG: before the case" >> "$KMSG_FILE"
+kmsg_mark "case A"
+echo "[    5.000000] sd 0:0:0:0: [sda] in the case" >> "$KMSG_FILE"
+kmsg_slice_to "$tmp/s1"
+[ "$(cat "$tmp/s1")" = "[    5.000000] sd 0:0:0:0: [sda] in the case" ] && kmsg_judge "$tmp/s1" > /dev/null ||
+	{ echo "FAIL: a clean slice between two markers: '$(cat "$tmp/s1")'"; bad=$((bad + 1)); }
+kmsg_mark "case B"
+echo "[    6.000000] BUG: in case B" >> "$KMSG_FILE"
+start=$KMSG_LAST
+sed -i "/$start/d" "$KMSG_FILE"	# the ring buffer wrapped past case B's start
+kmsg_slice_to "$tmp/s2"
+if out=$(kmsg_judge "$tmp/s2"); then
+	echo "FAIL: a slice whose start marker left the log was judged clean"; bad=$((bad + 1))
+elif ! grep -qF "start marker \"$start\" not in the kernel log" <<< "$out" || ! grep -qF "BUG: in case B" <<< "$out"; then
+	echo "FAIL: a slice without its start marker failed without naming the marker and the BUG line: $out"; bad=$((bad + 1))
+fi
+unset KMSG_FILE
+
 # An empty or unread list would pass everything above: no bad line tried.
 [ "$n" -gt 0 ] || { echo "FAIL: no bad lines read from $data/bad-lines.txt"; bad=$((bad + 1)); }
 # Every pattern the judge claims has a line of the list that it catches.
@@ -80,5 +109,5 @@ for p in "${pats[@]}"; do
 		{ echo "FAIL: no line of bad-lines.txt for the pattern '$p'"; bad=$((bad + 1)); }
 done
 
-echo "test_kmsg: $n bad lines, ${#pats[@]} patterns, the clean log, 2 kmemleak reports, 5 fault-injection logs: $([ $bad = 0 ] && echo passed || echo "$bad FAILED")"
+echo "test_kmsg: $n bad lines, ${#pats[@]} patterns, the clean log, 2 kmemleak reports, 5 fault-injection logs, 4 slices: $([ $bad = 0 ] && echo passed || echo "$bad FAILED")"
 [ $bad = 0 ]
