@@ -59,7 +59,8 @@ kmsg_slice_to() {
 
 # kmsg_judge DMESG-FILE [KMEMLEAK-FILE]: exit 1, printing the evidence, when
 # the slice holds a bad line or kmemleak reported a leak, or the slice is
-# missing or incomplete (kmsg_slice_to).
+# missing or incomplete (kmsg_slice_to).  KMEMLEAK-FILE is kmemleak_scan's:
+# missing fails, its "kmemleak absent" line does not.
 kmsg_judge() {
 	local rc=0
 	if [ ! -f "$1" ] || [ ! -r "$1" ]; then
@@ -75,7 +76,10 @@ kmsg_judge() {
 		grep -nE -B2 -A12 "$KMSG_BAD" "$1" | head -n 60
 		rc=1
 	fi
-	if [ -n "${2:-}" ] && [ -s "$2" ]; then
+	if [ -n "${2:-}" ] && [ ! -f "$2" ]; then
+		echo "no kmemleak result: $2 is missing"
+		rc=1
+	elif [ -n "${2:-}" ] && [ -s "$2" ] && ! kmemleak_absent "$2"; then
 		echo "kmemleak reports leaks ($2):"
 		head -n 60 "$2"
 		rc=1
@@ -167,12 +171,20 @@ kmsg_injected_sites() { kmsg_injected_awk sites < "$1"; }
 # that the host's kmemleak is left alone in the harness mode too).
 KMEMLEAK=${KMEMLEAK_FILE:-/sys/kernel/debug/kmemleak}
 kmemleak_clear() { [ -w "$KMEMLEAK" ] && echo clear > "$KMEMLEAK"; return 0; }
-# kmemleak_scan FILE: scan and keep the report (empty: no leak, or no kmemleak).
+# kmemleak_scan FILE: scan and keep the report (empty: no leak); without
+# kmemleak, a KMEMLEAK_ABSENT line, so that "not scanned" never reads as
+# "nothing leaked".
+KMEMLEAK_ABSENT="kmemleak absent"
 kmemleak_scan() {
+	if [ ! -w "$KMEMLEAK" ]; then
+		echo "$KMEMLEAK_ABSENT ($KMEMLEAK): leaks not checked" > "$1"
+		return 0
+	fi
 	: > "$1"
-	[ -w "$KMEMLEAK" ] || return 0
 	echo scan > "$KMEMLEAK" && cat "$KMEMLEAK" > "$1"
 }
+# kmemleak_absent FILE: FILE is kmemleak_scan's word that there is no kmemleak.
+kmemleak_absent() { [ "$(wc -l < "$1")" = 1 ] && grep -q "^$KMEMLEAK_ABSENT (" "$1"; }
 
 # kmsg_judge_run RUN-DIR: a guest's whole kernel log (RUN-DIR/out/dmesg.txt),
 # judged on the host (check.sh, compare.sh); "not ok" lines when it fails.

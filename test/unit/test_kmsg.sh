@@ -5,6 +5,9 @@
 # log, must make kmsg_judge exit 1 and quote that line; the clean log must
 # pass; a non-empty kmemleak report must fail and an empty one pass; the
 # list must not be empty, and every pattern of KMSG_BAD must have a line;
+# a missing kmemleak report fails; without kmemleak, kmemleak_scan
+# writes "kmemleak absent", which passes, and case 05 (the kmemleak
+# control) fails on a kernel built with kmemleak, skips on one without;
 # fault injection's reports are left out inside the injection brackets
 # only, a WARNING there is not, and their sites are read (injected.txt);
 # a missing log fails, and so does a slice whose start marker has left the
@@ -39,6 +42,28 @@ kmsg_judge "$data/clean.txt" "$tmp/leaks" > /dev/null ||
 printf 'unreferenced object 0xffff888004b2e000 (size 64):\n  comm "insmod", pid 77, jiffies 4294893133\n' > "$tmp/leaks"
 kmsg_judge "$data/clean.txt" "$tmp/leaks" > /dev/null &&
 	{ echo "FAIL: a kmemleak report was judged clean"; bad=$((bad + 1)); }
+kmsg_judge "$data/clean.txt" "$tmp/no-such-report" > /dev/null &&
+	{ echo "FAIL: a missing kmemleak report was judged clean"; bad=$((bad + 1)); }
+# Without kmemleak the result says so (never an empty file), and is no leak.
+KMEMLEAK=$tmp/no-kmemleak kmemleak_scan "$tmp/leaks"
+grep -qx "kmemleak absent ($tmp/no-kmemleak): leaks not checked" "$tmp/leaks" ||
+	{ echo "FAIL: kmemleak_scan without kmemleak wrote '$(cat "$tmp/leaks")', not 'kmemleak absent (...)'"; bad=$((bad + 1)); }
+kmsg_judge "$data/clean.txt" "$tmp/leaks" > /dev/null ||
+	{ echo "FAIL: 'kmemleak absent' was judged a leak"; bad=$((bad + 1)); }
+# Case 05, the kmemleak control, on the host with kmemleak absent: it
+# fails on a kernel built with kmemleak (the debug kernel), skips on one
+# built without.
+mkdir -p "$tmp/top/build/kernels/debug" "$tmp/top/build/kernels/plain"
+ln -s "$here/../../lib" "$here/../../harness" "$tmp/top/"
+echo CONFIG_DEBUG_KMEMLEAK=y > "$tmp/top/build/kernels/debug/.config"
+echo '# CONFIG_DEBUG_KMEMLEAK is not set' > "$tmp/top/build/kernels/plain/.config"
+for k in debug:1 plain:4; do
+	out=$(env KMEMLEAK_FILE="$tmp/no-kmemleak" SCSI_NUMA_TOP="$tmp/top" SCSI_NUMA_KERNEL="${k%:*}" \
+		SCSI_NUMA_TOPO=two-node SCSI_NUMA_EXPECT=patched "$here/../cases/05-kmemleak-control" 2>&1)
+	rc=$?
+	[ "$rc" = "${k#*:}" ] && grep -q "kmemleak absent" <<< "$out" ||
+		{ echo "FAIL: case 05 on kernel ${k%:*} without kmemleak: exit $rc, not ${k#*:}: $out"; bad=$((bad + 1)); }
+done
 # Fault injection's reports: allowed inside the brackets only, and only
 # they (injected.txt: two reports, each in a bracket).
 inj=$data/injected.txt
@@ -109,5 +134,5 @@ for p in "${pats[@]}"; do
 		{ echo "FAIL: no line of bad-lines.txt for the pattern '$p'"; bad=$((bad + 1)); }
 done
 
-echo "test_kmsg: $n bad lines, ${#pats[@]} patterns, the clean log, 2 kmemleak reports, 5 fault-injection logs, 4 slices: $([ $bad = 0 ] && echo passed || echo "$bad FAILED")"
+echo "test_kmsg: $n bad lines, ${#pats[@]} patterns, the clean log, 4 kmemleak reports, case 05 twice, 5 fault-injection logs, 4 slices: $([ $bad = 0 ] && echo passed || echo "$bad FAILED")"
 [ $bad = 0 ]
