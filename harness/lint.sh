@@ -5,11 +5,11 @@
 # script (harness, cases, fio-jobs, the meter's KAT, blktests/), following
 # sourced files; pyflakes over the Python; the unit tests (placement.py on
 # recorded reports, fio-jobs' unittest modules, the kernel-log and the
-# shutdown judges, cover-letter.sh on recorded inputs, the cpulist parsers,
-# the settings, lint's own accounting); the case runner on fake cases
-# (test/meta/); every topology file sourced and checked for the fields
-# vm.sh and the cases need.  Exit 1 on any finding, and on a skipped step
-# that did not declare its skip (harness/lint-lib.sh).
+# shutdown judges, the background fio helper, cover-letter.sh on recorded
+# inputs, the cpulist parsers, the settings, lint's own accounting); the
+# case runner on fake cases (test/meta/); every topology file sourced and
+# checked for the fields vm.sh and the cases need.  Exit 1 on any finding,
+# and on a skipped step that did not declare its skip (harness/lint-lib.sh).
 set -u
 top=$(cd "$(dirname "$0")/.." && pwd)
 cd "$top" || exit 1
@@ -53,6 +53,7 @@ step "fio-jobs unit tests (stats.py, reports, meter)" \
 	unittests fio-jobs test_stats:15 test_report:11 test_meter_report:15 test_rules_report:6 test_scan_report:4
 step "kernel-log judge test" test/unit/test_kmsg.sh
 step "shutdown judge test" test/unit/test_poweroff.sh
+step "background fio helper test (progress required)" test/unit/test_fio_bg.sh
 step "figures in the patches, each in its table" test/unit/test_patch_figures.sh
 step "cpulist parser test" test/unit/test_cpulist.sh
 # The posting needs a blktests repository: without one named (CI has no
