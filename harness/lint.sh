@@ -22,6 +22,8 @@ trap 'rm -rf "$lint_bg_dir"' EXIT
 # The longest test, in a lane of its own from the start (2 cores: this
 # lane and the rest).
 bg_step "cover letter test (recorded inputs)" test/unit/test_cover_letter.sh
+# Mostly waiting on its stand-in fio: beside the others too.
+bg_step "background fio helper test (progress required)" test/unit/test_fio_bg.sh
 shell=(harness/*.sh harness/lint-series/*.sh harness/guest-init harness/guest-compare harness/guest-scan lib/*.sh
        test/run-cases test/cases/* test/unit/*.sh test/meta/*.sh test/meta/cases/* fio-jobs/run.sh .ci/run
        qemu-plugin/*.sh qemu-plugin/kat/run.sh qemu-plugin/kat/guest-run
@@ -53,7 +55,6 @@ step "fio-jobs unit tests (stats.py, reports, meter)" \
 	unittests fio-jobs test_stats:15 test_report:11 test_meter_report:15 test_rules_report:6 test_scan_report:4
 step "kernel-log judge test" test/unit/test_kmsg.sh
 step "shutdown judge test" test/unit/test_poweroff.sh
-step "background fio helper test (progress required)" test/unit/test_fio_bg.sh
 step "figures in the patches, each in its table" test/unit/test_patch_figures.sh
 step "cpulist parser test" test/unit/test_cpulist.sh
 # The posting needs a blktests repository: without one named (CI has no
