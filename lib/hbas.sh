@@ -114,6 +114,7 @@ disk_ios() {
 FIO_BG_MIN_IOS=16
 FIO_BG_WAIT=${FIO_BG_WAIT:-$((30 * ${SCSI_NUMA_TSCALE:-1}))}
 declare -gA FIO_BG_DISK=() FIO_BG_IOS=() FIO_BG_T=()
+FIO_PID=""
 fio_bg() {
 	local disk=$1 out=$2 cpus=$3
 	shift 3

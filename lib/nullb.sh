@@ -3,7 +3,7 @@
 # nullb.sh: a null_blk device made through configfs (memory-backed, so
 # that fio can verify what it wrote), its hardware queues and their nodes.
 # Needs common.sh (fail, info, the topology, cpulist.sh); modprobe.
-# Sourced by cases 22, 23 and 41.
+# Sourced by cases 22 and 23.
 
 NULLB_CFS=/sys/kernel/config/nullb
 NULLB_MOUNTED=""
