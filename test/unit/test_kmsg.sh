@@ -123,6 +123,13 @@ if out=$(kmsg_judge "$tmp/s2"); then
 elif ! grep -qF "start marker \"$start\" not in the kernel log" <<< "$out" || ! grep -qF "BUG: in case B" <<< "$out"; then
 	echo "FAIL: a slice without its start marker failed without naming the marker and the BUG line: $out"; bad=$((bad + 1))
 fi
+# A log read that lost the end marker (dmesg failed, say).
+kmsg_mark "case C"
+echo "[    7.000000] sd 0:0:0:0: [sda] in case C" >> "$KMSG_FILE"
+( kmsg_read() { grep -v 'slice end' "$KMSG_FILE"; }; kmsg_slice_to "$tmp/s3" )
+if kmsg_judge "$tmp/s3" > "$tmp/out" || ! grep -q "end marker .* not in the kernel log" "$tmp/out"; then
+	echo "FAIL: a slice without its end marker: judged '$(cat "$tmp/out")'"; bad=$((bad + 1))
+fi
 unset KMSG_FILE
 
 # An empty or unread list would pass everything above: no bad line tried.
@@ -134,5 +141,5 @@ for p in "${pats[@]}"; do
 		{ echo "FAIL: no line of bad-lines.txt for the pattern '$p'"; bad=$((bad + 1)); }
 done
 
-echo "test_kmsg: $n bad lines, ${#pats[@]} patterns, the clean log, 4 kmemleak reports, case 05 twice, 5 fault-injection logs, 4 slices: $([ $bad = 0 ] && echo passed || echo "$bad FAILED")"
+echo "test_kmsg: $n bad lines, ${#pats[@]} patterns, the clean log, 4 kmemleak reports, case 05 twice, 5 fault-injection logs, 5 slices: $([ $bad = 0 ] && echo passed || echo "$bad FAILED")"
 [ $bad = 0 ]
