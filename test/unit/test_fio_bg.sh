@@ -16,8 +16,8 @@ trap 'rm -rf "$tmp"' EXIT
 bad=0
 mkdir -p "$tmp/bin"
 # The stand-in fio: FAKE_FIO=busy|idle|stall|error|few.  It adds to the
-# disk's completed writes (field 5 of stat) while "busy" (or, "stall", for
-# its first half second) and, on SIGINT, writes a result as fio does.
+# disk's completed writes (field 5 of stat) while it runs ("stall": 100 at
+# its start, then nothing) and, on SIGINT, writes a result as fio does.
 cat > "$tmp/bin/fio" <<'EOF'
 #!/usr/bin/env python3
 import os, signal, sys, time
@@ -38,29 +38,30 @@ def stop(*_):
 
 
 signal.signal(signal.SIGINT, stop)
-t0 = time.time()
+open(os.path.join(os.path.dirname(out), 'started'), 'w').close()
 while True:
     time.sleep(0.05)
-    if mode in ('busy', 'error', 'few') or (mode == 'stall' and time.time() - t0 < 0.5):
-        done[0] += 10
+    if mode in ('busy', 'error', 'few') or (mode == 'stall' and not done[0]):
+        done[0] += 100 if mode == 'stall' else 10
         with open(stat, 'w') as f:
             f.write(f'0 0 0 0 {done[0]} 0 0 0 0 0 0\n')
 EOF
 chmod +x "$tmp/bin/fio"
 
-# job MODE: fio_bg, a progress check after 1 s, another after 1 s more,
-# fio_bg_end at once; each check waits 2 s at most.  The helper's words
+# job MODE: fio_bg, a progress check 1 s after the stand-in has started,
+# another after 1 s more, fio_bg_end at once; each check waits 3 s at most.  The helper's words
 # and the exit status, as the case's, into $tmp/MODE.out and .rc.
 job() {
 	mkdir -p "$tmp/$1/sdz"
 	echo '0 0 0 0 0 0 0 0 0 0 0' > "$tmp/$1/sdz/stat"
-	FAKE_FIO=$1 SYS_BLOCK_DIR=$tmp/$1 FIO_BG_WAIT=2 PATH="$tmp/bin:$PATH" bash -c '
+	FAKE_FIO=$1 SYS_BLOCK_DIR=$tmp/$1 FIO_BG_WAIT=3 PATH="$tmp/bin:$PATH" bash -c '
 		set -u
 		trap "kill \$FIO_PID 2>/dev/null; wait" EXIT
 		fail() { echo "FAIL: $*"; exit 1; }
 		info() { echo "$*"; }
 		. "$0/lib/hbas.sh"
 		fio_bg sdz "$1/fio.out" ""
+		for _ in $(seq 300); do [ -e "$1/started" ] && break; sleep 0.1; done
 		sleep 1; fio_bg_progress "$FIO_PID" "$1/fio.out" "check 1"
 		sleep 1; fio_bg_progress "$FIO_PID" "$1/fio.out" "check 2"
 		fio_bg_end "$FIO_PID" "$1/fio.out" "end"' "$top" "$tmp/$1" > "$tmp/$1.out" 2>&1
