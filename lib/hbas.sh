@@ -2,8 +2,9 @@
 # shellcheck shell=bash
 # hbas.sh: driving the hosts and their disks: the topology's HBA drivers
 # loaded from a chosen CPU, a host's devices deleted and rescanned from a
-# chosen CPU, a disk exercised (sg3_utils, a fio write+verify), scsi_debug's
-# host_node parameter and hosts.  Needs common.sh (fail, info, wait_for,
+# chosen CPU, a disk exercised (sg3_utils, a fio write+verify), fio in the
+# background with its progress checked, scsi_debug's host_node parameter
+# and hosts.  Needs common.sh (fail, info, wait_for,
 # the topology), sysfs.sh, topology.sh (cpu_off_node); taskset, modprobe,
 # sg3_utils, fio.  Sourced by common.sh.
 
@@ -90,6 +91,71 @@ fio_verify() {
 	err=$(echo "$out" | tail -n 1 | cut -d';' -f5)	# terse v3 field 5: errors
 	[ "$err" = 0 ] || fail "fio on /dev/$sd ($d): error field '$err': $out"
 	info "$d /dev/$sd: fio write+verify ok"
+}
+
+# disk_ios DISK: the I/Os DISK has completed so far (reads + writes of
+# SYS_BLOCK/DISK/stat): the kernel's count, not fio's.  SYS_BLOCK_DIR
+# stands in for /sys/block (test/unit/test_fio_bg.sh).
+SYS_BLOCK=${SYS_BLOCK_DIR:-/sys/block}
+disk_ios() {
+	local -a f
+	read -r -a f < "$SYS_BLOCK/$1/stat"
+	echo $(( f[0] + f[4] ))
+}
+
+# Background I/O: the one way a case runs fio beside what it tests.
+# fio_bg DISK OUT CPUS [EXTRA..]: a time-based random write + crc32c
+# verify (verify_backlog: written blocks are read back while writing) on
+# /dev/DISK, in the background, pinned to CPUS unless empty; its PID in
+# FIO_PID.  Check it with fio_bg_progress, stop it with fio_bg_end.
+# A check of its I/O passes once the disk has completed FIO_BG_MIN_IOS
+# I/Os since the previous check (or the start), and fails when that takes
+# longer than FIO_BG_WAIT seconds: a stalled or idle job fails its case.
+FIO_BG_MIN_IOS=16
+FIO_BG_WAIT=${FIO_BG_WAIT:-$((30 * ${SCSI_NUMA_TSCALE:-1}))}
+declare -gA FIO_BG_DISK=() FIO_BG_IOS=() FIO_BG_T=()
+FIO_PID=""
+fio_bg() {
+	local disk=$1 out=$2 cpus=$3
+	shift 3
+	fio --name="bg-$disk" --filename="/dev/$disk" --direct=1 --ioengine=libaio --iodepth=8 \
+		--rw=randwrite --bs=4k --size=16M --verify=crc32c --verify_fatal=1 --verify_backlog=64 \
+		--verify_state_save=0 --time_based --runtime=$((3600 * ${SCSI_NUMA_TSCALE:-1})) \
+		${cpus:+--cpus_allowed=$cpus} "$@" --output="$out" > /dev/null 2>&1 &
+	# shellcheck disable=SC2034  # the caller's
+	FIO_PID=$!
+	FIO_BG_DISK[$FIO_PID]=$disk FIO_BG_IOS[$FIO_PID]=$(disk_ios "$disk") FIO_BG_T[$FIO_PID]=$SECONDS
+}
+
+# fio_bg_progress PID OUT WHAT: fail unless the fio still runs and its disk
+# completes FIO_BG_MIN_IOS I/Os since the last check within FIO_BG_WAIT s.
+fio_bg_progress() {
+	local disk=${FIO_BG_DISK[$1]:-} now was end=$((SECONDS + FIO_BG_WAIT))
+	[ -n "$disk" ] || fail "$3: PID $1 is no fio_bg job"
+	was=${FIO_BG_IOS[$1]}
+	while now=$(disk_ios "$disk"); [ $((now - was)) -lt "$FIO_BG_MIN_IOS" ]; do
+		kill -0 "$1" 2>/dev/null || fail "$3: fio ended before it was stopped: $(tail -n 5 "$2")"
+		[ "$SECONDS" -lt "$end" ] ||
+			fail "$3: /dev/$disk completed $((now - was)) I/Os in the $((SECONDS - FIO_BG_T[$1]))s since the last check, fewer than $FIO_BG_MIN_IOS: the background fio is stalled or idle"
+		sleep 0.5
+	done
+	kill -0 "$1" 2>/dev/null || fail "$3: fio ended before it was stopped: $(tail -n 5 "$2")"
+	FIO_BG_IOS[$1]=$now FIO_BG_T[$1]=$SECONDS
+}
+
+# fio_bg_end PID OUT WHAT: stop the fio; fail unless it ran to the stop,
+# its disk made progress since the last check, fio saw no error and
+# issued at least FIO_BG_MIN_IOS writes.
+fio_bg_end() {
+	local w
+	fio_bg_progress "$1" "$2" "$3"
+	kill -INT "$1"
+	wait "$1"
+	grep -q "err= 0" "$2" || fail "$3: fio saw errors: $(grep -m3 -E 'err=|verify' "$2")"
+	w=$(sed -n 's/.*issued rwts: total=[0-9]*,\([0-9]*\),.*/\1/p' "$2" | head -n 1)
+	[ "${w:-0}" -ge "$FIO_BG_MIN_IOS" ] ||
+		fail "$3: fio issued ${w:-no} writes, fewer than $FIO_BG_MIN_IOS: $(grep -m3 -E 'write:|issued|err=' "$2")"
+	info "$3: fio write+verify: $(grep -m1 -E 'write: IOPS' "$2" | sed 's/^ *//'), $w writes, no error"
 }
 
 # scsi_debug with the series' host_node binding?

@@ -16,8 +16,9 @@
 
 # What fails a slice: the patterns blktests and the kernel's own test tools
 # look for, plus the debug kernel's reporters (KASAN, UBSAN, kmemleak,
-# lockdep, hung tasks, soft lockups).
-KMSG_BAD='kernel BUG at|WARNING:|BUG:|Oops|general protection fault|Internal error|Call Trace:|Kernel panic|KASAN:|UBSAN:|KFENCE:|unreferenced object|possible recursive locking detected|possible circular locking dependency|suspicious RCU usage|inconsistent lock state|lock held when returning to user space|blocked for more than|soft lockup|hard LOCKUP|DEBUG_LOCKS_WARN_ON|ODEBUG:|refcount_t:|list_add corruption|list_del corruption|slab .* corrupt|Poison overwritten'
+# lockdep, hung tasks, soft lockups) and RCU's stall reports, which need
+# not come with a stack dump.
+KMSG_BAD='kernel BUG at|WARNING:|BUG:|Oops|general protection fault|Internal error|Call Trace:|Kernel panic|KASAN:|UBSAN:|KFENCE:|unreferenced object|possible recursive locking detected|possible circular locking dependency|suspicious RCU usage|inconsistent lock state|lock held when returning to user space|blocked for more than|soft lockup|hard LOCKUP|DEBUG_LOCKS_WARN_ON|ODEBUG:|refcount_t:|list_add corruption|list_del corruption|slab .* corrupt|Poison overwritten|self-detected stall|detected stalls on|detected expedited stalls|detected stall, but suppressed|kthread starved for|timer wakeup didn.t happen'
 
 KMSG_SEQ=0
 KMSG_LAST=""
@@ -35,27 +36,50 @@ kmsg_mark() {
 kmsg_read() { if [ -n "${KMSG_FILE:-}" ]; then cat "$KMSG_FILE"; else dmesg; fi; }
 
 # kmsg_slice_to FILE: the lines since the last marker (since boot before the
-# first one) into FILE; ends the slice with a marker of its own.
+# first one) into FILE; ends the slice with a marker of its own.  A marker
+# not in the log (the ring buffer wrapped past the start; dmesg failed
+# before the end) puts a KMSG_LOST line into FILE, which fails kmsg_judge;
+# the lines before the end marker are kept and judged too.
+KMSG_LOST="scsi_numa_kmsg: slice incomplete:"
 kmsg_slice_to() {
 	local prev=$KMSG_LAST
 	kmsg_mark "slice end"
-	if [ -z "$prev" ]; then
-		kmsg_read | sed -n "/$KMSG_LAST/q;p" > "$1"
-	else
-		kmsg_read | sed -n "/$prev/,/$KMSG_LAST/p" | sed '1d;$d' > "$1"
-	fi
+	kmsg_read | awk -v s="$prev" -v e="$KMSG_LAST" -v lost="$KMSG_LOST" '
+		index($0, e) { end = 1; exit }
+		s == "" || on { print; next }
+		index($0, s) { on = 1; next }
+		{ buf[++n] = $0 }
+		END {
+			if (!end) print lost " end marker \"" e "\" not in the kernel log"
+			if (s == "" || on) exit
+			print lost " start marker \"" s "\" not in the kernel log (the ring buffer wrapped past it?); the " (n + 0) " lines before the end marker follow"
+			for (i = 1; i <= n; i++) print buf[i]
+		}' > "$1"
 }
 
 # kmsg_judge DMESG-FILE [KMEMLEAK-FILE]: exit 1, printing the evidence, when
-# the slice holds a bad line or kmemleak reported a leak.
+# the slice holds a bad line or kmemleak reported a leak, or the slice is
+# missing or incomplete (kmsg_slice_to).  KMEMLEAK-FILE is kmemleak_scan's:
+# missing fails, its "kmemleak absent" line does not.
 kmsg_judge() {
 	local rc=0
+	if [ ! -f "$1" ] || [ ! -r "$1" ]; then
+		echo "no kernel log to judge: $1 is missing"
+		return 1
+	fi
+	if grep -q "^$KMSG_LOST" "$1"; then
+		grep "^$KMSG_LOST" "$1"
+		rc=1
+	fi
 	if grep -qE "$KMSG_BAD" "$1"; then
 		echo "kernel log reports a problem ($1):"
 		grep -nE -B2 -A12 "$KMSG_BAD" "$1" | head -n 60
 		rc=1
 	fi
-	if [ -n "${2:-}" ] && [ -s "$2" ]; then
+	if [ -n "${2:-}" ] && [ ! -f "$2" ]; then
+		echo "no kmemleak result: $2 is missing"
+		rc=1
+	elif [ -n "${2:-}" ] && [ -s "$2" ] && ! kmemleak_absent "$2"; then
 		echo "kmemleak reports leaks ($2):"
 		head -n 60 "$2"
 		rc=1
@@ -147,12 +171,20 @@ kmsg_injected_sites() { kmsg_injected_awk sites < "$1"; }
 # that the host's kmemleak is left alone in the harness mode too).
 KMEMLEAK=${KMEMLEAK_FILE:-/sys/kernel/debug/kmemleak}
 kmemleak_clear() { [ -w "$KMEMLEAK" ] && echo clear > "$KMEMLEAK"; return 0; }
-# kmemleak_scan FILE: scan and keep the report (empty: no leak, or no kmemleak).
+# kmemleak_scan FILE: scan and keep the report (empty: no leak); without
+# kmemleak, a KMEMLEAK_ABSENT line, so that "not scanned" never reads as
+# "nothing leaked".
+KMEMLEAK_ABSENT="kmemleak absent"
 kmemleak_scan() {
+	if [ ! -w "$KMEMLEAK" ]; then
+		echo "$KMEMLEAK_ABSENT ($KMEMLEAK): leaks not checked" > "$1"
+		return 0
+	fi
 	: > "$1"
-	[ -w "$KMEMLEAK" ] || return 0
 	echo scan > "$KMEMLEAK" && cat "$KMEMLEAK" > "$1"
 }
+# kmemleak_absent FILE: FILE is kmemleak_scan's word that there is no kmemleak.
+kmemleak_absent() { [ "$(wc -l < "$1")" = 1 ] && grep -q "^$KMEMLEAK_ABSENT (" "$1"; }
 
 # kmsg_judge_run RUN-DIR: a guest's whole kernel log (RUN-DIR/out/dmesg.txt),
 # judged on the host (check.sh, compare.sh); "not ok" lines when it fails.

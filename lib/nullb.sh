@@ -1,9 +1,8 @@
 # SPDX-License-Identifier: GPL-2.0
 # shellcheck shell=bash
 # nullb.sh: a null_blk device made through configfs (memory-backed, so
-# that fio can verify what it wrote), its hardware queues and their nodes,
-# and a fio write+verify job run against a disk in the background.  Needs
-# common.sh (fail, info, the topology, cpulist.sh); modprobe, fio.
+# that fio can verify what it wrote), its hardware queues and their nodes.
+# Needs common.sh (fail, info, the topology, cpulist.sh); modprobe.
 # Sourced by cases 22 and 23.
 
 NULLB_CFS=/sys/kernel/config/nullb
@@ -100,30 +99,4 @@ hctx_nodes_check() {
 	done
 	NULLB_NODE_LINES=${NULLB_NODE_LINES%$'\n'}
 	return $rc
-}
-
-# fio_bg DISK OUT CPUS [EXTRA..]: a time-based random write + crc32c
-# verify (verify_backlog: written blocks are read back while writing) on
-# /dev/DISK, in the background, pinned to CPUS unless empty; its PID in
-# FIO_PID.  Stop it with fio_bg_end.
-fio_bg() {
-	local disk=$1 out=$2 cpus=$3
-	shift 3
-	fio --name="bg-$disk" --filename="/dev/$disk" --direct=1 --ioengine=libaio --iodepth=8 \
-		--rw=randwrite --bs=4k --size=16M --verify=crc32c --verify_fatal=1 --verify_backlog=64 \
-		--verify_state_save=0 --time_based --runtime=$((3600 * ${SCSI_NUMA_TSCALE:-1})) \
-		${cpus:+--cpus_allowed=$cpus} "$@" --output="$out" > /dev/null 2>&1 &
-	# shellcheck disable=SC2034  # the caller's
-	FIO_PID=$!
-}
-
-# fio_bg_end PID OUT WHAT: stop the fio, fail unless it ran to the stop
-# without error and completed I/O.
-fio_bg_end() {
-	kill -0 "$1" 2>/dev/null || fail "$3: fio ended before it was stopped: $(tail -n 5 "$2")"
-	kill -INT "$1"
-	wait "$1"
-	grep -q "err= 0" "$2" || fail "$3: fio saw errors: $(grep -m3 -E 'err=|verify' "$2")"
-	grep -qE 'write: IOPS=[1-9]' "$2" || fail "$3: fio wrote nothing: $(grep -m3 -E 'write:|err=' "$2")"
-	info "$3: fio write+verify: $(grep -m1 -E 'write: IOPS' "$2" | sed 's/^ *//'), no error"
 }

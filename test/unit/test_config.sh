@@ -3,9 +3,11 @@
 # test_config.sh (make lint): lib/config.sh against config.example and
 # its own rules, in a scratch copy (no environment settings, no config):
 # config.example's setting lines (#NAME= or NAME=) are exactly the
-# settings config.sh knows (scsi_numa_settings), none missing, none extra,
-# and its commented lines, used as a config, give exactly the defaults
-# (the two cannot drift apart); the environment beats the file,
+# settings config.sh knows (scsi_numa_settings), none missing, none extra;
+# every other line is blank or a comment; its setting lines, commented or
+# not, used as a config give exactly the defaults, and so does the file
+# as it is (cp config.example config): a line uncommented with another
+# value fails (checked on altered copies too); the environment beats the file,
 # the file beats the default; an unknown name, a retired variable and a
 # bad value are refused (exit 2).
 set -u
@@ -30,8 +32,31 @@ extra=$(comm -13 <(echo "$known") <(echo "$listed") | tr '\n' ' ')
 [ -z "$extra" ] || fail "config.example has lines for what is no setting: $extra"
 dups=$(uniq -d <<< "$listed" | tr '\n' ' ')
 [ -z "$dups" ] || fail "config.example lists twice: $dups"
-sed -n 's/^#\([A-Z_]*=\)/\1/p' "$top/config.example" > "$tmp/config"
-[ "$(show)" = "$defaults" ] || fail "config.example's values are not config.sh's defaults: $(diff <(echo "$defaults") <(show) | grep '^[<>]' | tr '\n' ' ')"
+# example_ok FILE: FILE, as config.example, holds only comments, blank
+# lines and setting lines; those, commented or not, give the defaults, and
+# so does FILE as it is.  Says what differs.
+example_ok() {
+	local ok=0 other
+	other=$(grep -nvE '^(#.*|[[:space:]]*|#?[A-Z_][A-Z0-9_]*=.*)$' "$1")
+	[ -z "$other" ] || { echo "$1: neither a comment nor a setting line: $other"; ok=1; }
+	sed -n 's/^#\{0,1\}\([A-Z_][A-Z0-9_]*=\)/\1/p' "$1" > "$tmp/config"
+	[ "$(show 2>&1)" = "$defaults" ] ||
+		{ echo "$1: its setting lines are not config.sh's defaults: $(diff <(echo "$defaults") <(show 2>&1) | grep '^[<>]' | tr '\n' ' ')"; ok=1; }
+	cp "$1" "$tmp/config"
+	[ "$(show 2>&1)" = "$defaults" ] ||
+		{ echo "$1: as a config, not config.sh's defaults: $(diff <(echo "$defaults") <(show 2>&1) | grep '^[<>]' | tr '\n' ' ')"; ok=1; }
+	rm -f "$tmp/config"
+	return $ok
+}
+out=$(example_ok "$top/config.example") || fail "$out"
+# Altered copies: a line uncommented with another value, with the default,
+# and a setting exported on a line of its own.
+sed 's/^#FIO_QDS=.*/FIO_QDS=64/' "$top/config.example" > "$tmp/example"
+example_ok "$tmp/example" > /dev/null && fail "config.example with FIO_QDS=64 uncommented passed"
+sed 's/^#\(COMPARE_REPS=.*\)/\1/' "$top/config.example" > "$tmp/example"
+out=$(example_ok "$tmp/example") || fail "config.example with COMPARE_REPS's default uncommented failed: $out"
+echo 'export FIO_RUNTIME=9' >> "$tmp/example"
+example_ok "$tmp/example" > /dev/null && fail "config.example with 'export FIO_RUNTIME=9' passed"
 echo 'COMPARE_REPS=7' > "$tmp/config"
 show | grep -qx 'COMPARE_REPS=7' || fail "the file's value not taken"
 show COMPARE_REPS=9 | grep -qx 'COMPARE_REPS=9' || fail "the environment does not beat the file"
