@@ -55,8 +55,9 @@ CHECK_RUNS ?= \
 	patched:four-node:01*,10*,21* \
 	vanilla:four-node:01*,10* \
 	patched:two-node-3-2:01*,13* \
+	patched:two-node-2-3:01*,13* \
 	patched:four-node-uneven:01*,13*
-TOPOS := two-node cpuless hotplug memless one-node four-node two-node-3-2 four-node-uneven
+TOPOS := two-node cpuless hotplug memless one-node four-node two-node-3-2 two-node-2-3 four-node-uneven
 # make check-full: both kernels and the debug kernel, every case, every
 # topology, the long churn and the long variants of 22, 23 and 41
 # (CHURN_CYCLES set in the guest: more injection points, rounds, offline
