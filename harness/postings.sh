@@ -58,7 +58,7 @@ table=(
 	"megaraid-fix|^scsi: megaraid_sas: Do not confine high IOPS queues|1|MEGARAID SCSI/SAS DRIVERS|SCSI SUBSYSTEM~Martin K. Petersen"
 	"blk-mq|^(blk-mq)?(ublk)?: |1|BLOCK LAYER|SCSI SUBSYSTEM~Martin K. Petersen"
 	"pci|^PCI: |1|PCI SUBSYSTEM|"
-	"ata|^ata: |1|LIBATA SUBSYSTEM (Serial and Parallel ATA drivers)|SCSI SUBSYSTEM~Martin K. Petersen"
+	"ata|^ata: |1|LIBATA SUBSYSTEM (Serial and Parallel ATA drivers)|SCSI SUBSYSTEM~Martin K. Petersen,SCSI LIBSAS SUBSYSTEM"
 	"scsi|.|1|SCSI SUBSYSTEM~Martin K. Petersen|BLOCK LAYER,$drivers,$broadcom"
 )
 field() { echo "$1" | cut -d'|' -f"$2"; }
@@ -82,24 +82,25 @@ groups() {
 	done
 }
 
-# The addresses of a MAINTAINERS section (of base): "SECTION[~filter]".
+# The addresses of a MAINTAINERS section (of base): "SECTION[~filter]";
+# with a second argument, its reviewers (R:) too.
 section_addrs() {
-	local sec=${1%%~*} filt='' 
+	local sec=${1%%~*} filt='' rev=${2:+R}
 	[ "$sec" = "$1" ] || filt=${1#*~}
-	g show "$basec:MAINTAINERS" | awk -v s="$sec" -v f="$filt" '
+	g show "$basec:MAINTAINERS" | awk -v s="$sec" -v f="$filt" -v r="$rev" '
 		$0 == s { on = 1; next }
 		on && /^$/ { on = 0 }
-		on && /^M:/ { sub(/^M:[ \t]*/, ""); if (f == "" || index($0, f)) print }
+		on && (/^M:/ || (r != "" && /^R:/)) { sub(/^[MR]:[ \t]*/, ""); if (f == "" || index($0, f)) print }
 		on && /^L:/ { sub(/^L:[ \t]*/, ""); sub(/ .*/, ""); print }'
 }
-route() { # ROUTE-FIELD: addresses, one a line
+route() { # ROUTE-FIELD [R]: addresses, one a line (R: with reviewers)
 	local spec
 	local IFS=','
 	for spec in $1; do
 		case $spec in
 		"") ;;
 		*@*) echo "$spec" ;;
-		*) section_addrs "$spec" ;;
+		*) section_addrs "$spec" "${2:-}" ;;
 		esac
 	done
 }
@@ -271,7 +272,8 @@ write() {
 		mkdir -p "$dir"
 		to=$(route "$(field "$t" 4)" | uniq_addrs /dev/null)
 		# Cc: the routing's, then every Cc: trailer of the posting's patches.
-		cc=$( { route "$(field "$t" 5)"
+		cc=$( { route "$(field "$t" 5)" R
+			route "$(field "$t" 4)" R
 			for c in $(r rev-list --reverse "${P_on[$n]}..${P_tip[$n]}"); do
 				r log -1 --format=%B "$c" | sed -n 's/^Cc:[[:space:]]*//p'
 			done; } | uniq_addrs <(echo "$to") || true)
@@ -300,6 +302,8 @@ write() {
 		body=$("$top/harness/cover-letter.sh" --body "$tmpl" "$fills")
 		subj=$(echo "$body" | sed -n '1s/^Subject: \[[^]]*\] //p')
 		body=$(echo "$body" | sed '1{/^Subject:/d}' | sed '1{/^$/d}')
+		# Each patch's notes (below its "---" in patches/), by subject.
+		python3 "$top/harness/keep-notes.py" "$top/patches" "$dir" >/dev/null 2>&1
 		python3 - "$dir" "$subj" "$body" "$(base_line)" <<'PY'
 import glob
 import os
