@@ -76,14 +76,15 @@ else
 fi
 py=(lib/placement.py lib/cpulist.py test/unit/test_placement.py test/unit/test_cpulist.py
     fio-jobs/*.py qemu-plugin/kat/split.py blktests/table.py
-    harness/keep-notes.py test/unit/test_keep_notes.py)
+    harness/keep-notes.py test/unit/test_keep_notes.py
+    harness/lint-series/notes.py test/unit/test_notes.py)
 if command -v pyflakes3 >/dev/null; then
 	step "pyflakes (${#py[@]} files)" pyflakes3 "${py[@]}"
 else
 	echo "lint: pyflakes3 missing (make deps installs it)"; rc=1
 fi
 step "SPDX line in every source file" harness/spdx-check.sh
-step "Python unit tests of lib/ and harness/ (placement.py, cpulist.py against cpulist.sh, keep-notes.py)" unittests test/unit
+step "Python unit tests of lib/ and harness/ (placement.py, cpulist.py against cpulist.sh, keep-notes.py, lint-series' notes.py)" unittests test/unit
 step "fio-jobs unit tests (stats.py, reports, meter)" unittests fio-jobs
 step "kernel-log judge test" test/unit/test_kmsg.sh
 step "shutdown judge test" test/unit/test_poweroff.sh
