@@ -24,7 +24,8 @@ Targets
   compare-rules    compare's last part alone: the queue-node rules, vanilla, rule-a, rule-b
                    (RULES_TOPO, RULES_REPS, RULES_TARGETS), into build/compare-rules
   lint             host-side checks only, no guest
-  lint-series      every commit of the series: W=1, sparse, checkpatch, kernel-doc
+  lint-series      every commit of the series: W=1, sparse, checkpatch, kernel-doc;
+                   the notes below "---"; each posting applied and built on its own
   tree             lay out build/linux: tag vanilla + branch patched from patches/
   export           write build/linux's vanilla..patched back into patches/
   kernels          build build/kernels/{vanilla,patched}

@@ -26,11 +26,21 @@
 #               (kerneldoc.sh)
 #   subject     length, final period, the prefix of the subsystems C
 #               touches (subject.sh)
-# Then, once: patches/series applied with git am to vanilla must give
-# exactly the tree of REV (patches.sh).
+# Then, once:
+#   patches     patches/series applied with git am to vanilla must give
+#               exactly the tree of REV (patches.sh)
+#   notes       the notes below "---" of patches/*.patch and the letters
+#               name no private draft, review, tracker or tool of ours, and
+#               no cover-letter section that does not exist (notes.sh)
+#   postings    each posting (harness/postings.sh) applied with git am
+#               from patches/ to vanilla alone, or after the postings its
+#               letter says it needs, builds its .c files with W=1 and
+#               sparse without a new warning against vanilla, its KUnit
+#               suites included; the first posting that does not is named
+#               (postings.sh)
 #
 # Output: one line per commit and check (ok/FAIL) with the findings under
-# it, a summary table, build/lint-series.tsv, the elapsed time, and last
+# it, the once-checks' blocks, a summary table, build/lint-series.tsv, the elapsed time, and last
 # "lint-series: N commits, M failures" (M counts failed checks; report.sh).
 # Exit 1 on any failure, 2 when the run itself cannot be done.
 #
@@ -145,6 +155,10 @@ mk() { LC_ALL=C LANG=C LC_MESSAGES=C nice -n 19 make -C "$wt" -s O="$obj" CC="$c
 . "$top/harness/lint-series/subject.sh"
 # shellcheck source=lint-series/patches.sh
 . "$top/harness/lint-series/patches.sh"
+# shellcheck source=lint-series/notes.sh
+. "$top/harness/lint-series/notes.sh"
+# shellcheck source=lint-series/postings.sh
+. "$top/harness/lint-series/postings.sh"
 
 config_make
 build_prepare
@@ -179,4 +193,6 @@ done
 report_commits_done
 
 patches_check
-report_end "$pst"
+notes_check
+postings_check
+report_end

@@ -45,7 +45,8 @@ else
 fi
 py=(lib/placement.py lib/cpulist.py test/unit/test_placement.py test/unit/test_cpulist.py
     fio-jobs/*.py qemu-plugin/kat/split.py blktests/table.py
-    harness/keep-notes.py test/unit/test_keep_notes.py)
+    harness/keep-notes.py test/unit/test_keep_notes.py
+    harness/lint-series/notes.py test/unit/test_notes.py)
 if command -v pyflakes3 >/dev/null; then
 	step "pyflakes (${#py[@]} files)" pyflakes3 "${py[@]}"
 else
@@ -53,8 +54,8 @@ else
 fi
 step "SPDX line in every source file" harness/spdx-check.sh
 # Each module's test count, pinned: a module deleted or a test lost fails.
-step "Python unit tests of lib/ and harness/ (placement.py, cpulist.py against cpulist.sh, keep-notes.py)" \
-	unittests test/unit test_placement:16 test_cpulist:4 test_keep_notes:3
+step "Python unit tests of lib/ and harness/ (placement.py, cpulist.py against cpulist.sh, keep-notes.py, lint-series' notes.py)" \
+	unittests test/unit test_placement:16 test_cpulist:4 test_keep_notes:3 test_notes:3
 step "fio-jobs unit tests (stats.py, reports, meter)" \
 	unittests fio-jobs test_stats:15 test_report:11 test_meter_report:15 test_rules_report:6 test_scan_report:4
 step "kernel-log judge test" test/unit/test_kmsg.sh

@@ -5,6 +5,10 @@
 #
 #   postings.sh groups      one line per commit, in posting order:
 #                           "<n>-<name> <commit> <subject>"
+#   postings.sh deps [REV]  one line per posting, in posting order:
+#                           "<n>-<name> <postings it needs, comma-separated,
+#                           or -> <commit>..." (what @DEPENDS@ says); REV:
+#                           a commit of build/linux instead of "patched"
 #   postings.sh plan        the postings, their routing and whether each
 #                           applies to base on its own (text for the cover
 #                           letters, @POSTINGS@)
@@ -65,7 +69,9 @@ field() { echo "$1" | cut -d'|' -f"$2"; }
 
 [ -d "$tree/.git" ] || die "no kernel tree at $tree (make tree)"
 basec=$(g rev-parse --verify -q "vanilla^{commit}") || die "no tag vanilla in $tree"
-tipc=$(g rev-parse --verify -q "patched^{commit}") || die "no branch patched in $tree"
+rev=patched
+[ "${1:-}" != deps ] || rev=${2:-patched}
+tipc=$(g rev-parse --verify -q "$rev^{commit}") || die "no commit $rev in $tree"
 
 groups() {
 	local c s t name pat n=0 hit
@@ -364,7 +370,13 @@ deps_text() {
 
 case ${1:-} in
 groups) groups ;;
+deps)
+	build "$placeholder"
+	for ((n = 0; n < ${#P_name[@]}; n++)); do
+		d=${P_deps[$n]:--}
+		echo "${P_name[$n]} ${d// /,} ${P_list[$n]}"
+	done ;;
 plan) plan ;;
 write) [ -n "${2:-}" ] || die "usage: postings.sh write OUTDIR"; write "$2" ;;
-*) die "usage: postings.sh groups | plan | write OUTDIR" ;;
+*) die "usage: postings.sh groups | deps [REV] | plan | write OUTDIR" ;;
 esac

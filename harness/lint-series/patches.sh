@@ -5,8 +5,8 @@
 # applied with git am to vanilla in the private worktree (then checked out
 # at vanilla again); the result must have exactly the tree of REV.
 # Reads $patches, $prel, $basec, $tip, $rev, $total, $tmp; uses g, w,
-# goto, moved, res.  Writes $tmp/am, $tmp/s.*; commits (git am) in the
-# private worktree only, detached.  Sets pst (ok or FAIL) for report_end.
+# goto, moved, res, report_once.  Writes $tmp/am, $tmp/s.*; commits (git
+# am) in the private worktree only, detached.
 : "${patches:?}" "${prel:?}" "${basec:?}" "${tip:?}" "${rev:?}" "${total:?}" "${tmp:?}"
 
 patches_check() {
@@ -50,4 +50,5 @@ patches_check() {
 	fi
 	echo "series vs $prel:"
 	res "$pst" "git am: $pmsg"
+	report_once patches "$pst"
 }

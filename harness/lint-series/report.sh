@@ -8,13 +8,15 @@
 #   report_commit C NN SUBJECT  that commit's summary row and TSV row
 #   report_start, report_commits_done  build/lint-series.tsv: written as
 #                     .tsv.new, renamed once every commit is in
-#   report_end PATCHES-STATUS  the summary table, the TSV's name, the
-#                     elapsed time and last "lint-series: N commits, M
-#                     failures" (M counts failed checks); status 1 when M > 0
+#   report_once NAME STATUS  a check run once (patches, notes, postings)
+#   report_end        the summary table, each once-check's status, the
+#                     TSV's name, the elapsed time and last "lint-series: N
+#                     commits, M failures" (M counts failed checks); status
+#                     1 when M > 0
 # Reads $top, $tsv, $start, $total; uses g.  Writes $tsv and $tsv.new.
 : "${top:?}" "${tsv:?}" "${start:?}" "${total:?}"
 failures=0
-summary=()
+summary=() once=()
 declare -A row=()
 
 res() { # STATUS TEXT
@@ -41,11 +43,12 @@ report_commit() {
 	row=()
 }
 report_commits_done() { mv "$tsv.new" "$tsv"; }
+report_once() { once+=("$1: $2"); }
 report_end() {
 	echo
 	echo "#      build  checkpatch    kernel-doc  subject  commit       (checkpatch: errors/warnings/checks)"
 	printf '%s\n' "${summary[@]}"
-	echo "patches: $1"
+	printf '%s\n' "${once[@]}"
 	echo "TSV: ${tsv#"$top"/}"
 	echo "lint-series: elapsed $(( $(date +%s) - start ))s"
 	echo "lint-series: $total commits, $failures failures"
