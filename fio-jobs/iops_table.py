@@ -13,8 +13,11 @@ from stats import mean, stddev
 ALPHA = 0.05                       # two-sided significance level
 MARGIN_TEXT = ("no regression?: \"met\" iff the 95%% CI's lower bound of the ratio is\n"
                ">= %.2f: the patched kernel's IOPS is at least %.0f%% of vanilla's with\n"
-               "95%% confidence (stats.py DELTA); else \"not met\" and why."
-               % (1 - stats.DELTA, 100 * (1 - stats.DELTA)))
+               "95%% confidence (stats.py DELTA); else \"not met\" and why.  \"no verdict\":\n"
+               "fewer than %d repetitions per kernel (stats.py MIN_REPS)."
+               % (1 - stats.DELTA, 100 * (1 - stats.DELTA), stats.MIN_REPS))
+NO_VERDICT = "no verdict"
+NEEDS = "a verdict needs %d repetitions per kernel: fio-jobs/README.compare" % stats.MIN_REPS
 JOB_ORDER = ["randread-4k", "randwrite-4k", "randrw-70-30-4k", "seqread-128k"]
 
 
@@ -98,8 +101,11 @@ def build_rows(groups, baseline):
 
 def judge(row, base_iops):
     """The row's no-regression verdict and the repetitions that would meet
-    the margin (stats.py), from its ratio, CI and IOPS."""
-    row["verdict"] = stats.verdict(row["ratio"], row["ratio_ci95"])
+    the margin (stats.py), from its ratio, CI and IOPS; "no verdict" with
+    fewer than stats.MIN_REPS repetitions of either kernel."""
+    n = min(row["n"], len(base_iops))
+    row["verdict"] = stats.verdict(row["ratio"], row["ratio_ci95"]) if n >= stats.MIN_REPS \
+        else "%s (n = %d < %d)" % (NO_VERDICT, n, stats.MIN_REPS)
     row["reps_for_margin"] = stats.reps_for_margin(base_iops, row["iops"])
 
 
@@ -114,22 +120,41 @@ def rejudge(rows, baseline):
             judge(r, base[key])
 
 
+def row_name(r):
+    """"ahci randread-4k qd32 node 1 (local) patched": a row, in one line."""
+    return " ".join(x for x in (r["target"] if r["target"] != "-" else "", r["job"],
+                                "qd%d" % r["qd"], submitter(r), r.get("label", "")) if x)
+
+
+def _sorts(rows):
+    """(met, not met, no verdict): the rows that have a verdict, by kind."""
+    judged = [r for r in rows if r.get("verdict")]
+    return ([r for r in judged if r["verdict"] == "met"],
+            [r for r in judged if r["verdict"].startswith("not met")],
+            [r for r in judged if r["verdict"].startswith(NO_VERDICT)])
+
+
+def _at_n(rows):
+    """"n = 2" or "n = 2, 5": the repetitions of rows without a verdict."""
+    ns = sorted({int(r["verdict"].split("n = ")[1].split()[0]) for r in rows})
+    return "n = " + ", ".join(map(str, ns))
+
+
 def verdict_summary(rows):
     """Lines saying in how many rows the no-regression margin was met and,
     for a row that missed it, how many repetitions per kernel would meet it
     if the ratio and spread stayed as seen (stats.reps_for_margin)."""
-    judged = [r for r in rows if r.get("verdict")]
-    if not judged:
+    met, bad, none = _sorts(rows)
+    if not (met or bad or none):
         return []
-    met = [r for r in judged if r["verdict"] == "met"]
     floor = 1 - stats.DELTA
-    out = ["No regression (95%% CI lower bound of patched/vanilla >= %.2f): met in %d of %d rows."
-           % (floor, len(met), len(judged))]
-    for r in judged:
-        if r in met:
-            continue
-        what = " ".join(x for x in (r["target"] if r["target"] != "-" else "", r["job"],
-                                    "qd%d" % r["qd"], submitter(r), r["label"]) if x)
+    head = "No regression (95%% CI lower bound of patched/vanilla >= %.2f): " % floor
+    if not (met or bad):
+        return [head + "no verdict at %s (%s)." % (_at_n(none), NEEDS)]
+    out = [head + "met in %d of %d rows%s." % (len(met), len(met) + len(bad),
+                                               "; no verdict in %d at %s" % (len(none), _at_n(none))
+                                               if none else "")]
+    for r in bad:
         hint = ""
         if "no CI" in r["verdict"]:
             hint = "; a CI needs 2 repetitions or more per kernel"
@@ -140,7 +165,7 @@ def verdict_summary(rows):
             hint = "; it would be met with %s repetitions per kernel at this ratio and " \
                 "spread (now %d)" % ("more than 10000" if need is None else "about %d" % need,
                                      r["n"])
-        out.append("  not met: %s: %s%s" % (what, r["verdict"][len("not met ("):-1], hint))
+        out.append("  not met: %s: %s%s" % (row_name(r), r["verdict"][len("not met ("):-1], hint))
     return out
 
 
@@ -265,9 +290,7 @@ def fmt_compare(rows, baseline, label, legend=True):
     paired = {id(x) for p in pairs(rows, baseline, label) for x in p}
     for r in rows:
         if id(r) not in paired and r["label"] in (baseline, label):
-            out.append("  only %s ran: %s" % (r["label"], " ".join(
-                x for x in (r["target"] if r["target"] != "-" else "", r["job"],
-                            "qd%d" % r["qd"], submitter(r)) if x)))
+            out.append("  only %s ran: %s" % (r["label"], row_name(dict(r, label=""))))
     return "\n".join(out) + "\n"
 
 

@@ -16,11 +16,15 @@ library only.  Tests: test_stats.py (make lint).
 import math
 
 # The no-regression margin, a one-sided non-inferiority test: "met" iff the
-# lower bound of the 95% CI of patched/vanilla IOPS is >= 1 - DELTA.
-# DELTA = 6 %: under -icount a 6 % IOPS loss means >= 6.4 % more guest
-# instructions per I/O, far more than a placement change adds; the default
-# COMPARE_REPS is chosen from a measured run to meet it (fio-jobs/README).
+# lower bound of the 95% CI of patched/vanilla IOPS is >= 1 - DELTA.  Both
+# numbers come from the IOPS spread of make compare's guests
+# (test_data/compare-iops.txt; README.compare, "The margin"): with MIN_REPS
+# repetitions per kernel an unchanged series meets DELTA in every row with
+# probability >= 0.95, with one repetition fewer or a whole percent less
+# it does not (test_stats.py).  With fewer repetitions a row gets no
+# verdict: it could miss the margin without any regression.
 DELTA = 0.06
+MIN_REPS = 8
 MARGIN_WORDS = ("no regression: the patched kernel's IOPS is at least %.0f%% of "
                 "vanilla's with 95%% confidence (the 95%% CI's lower bound of "
                 "patched/vanilla >= %.2f)" % (100 * (1 - DELTA), 1 - DELTA))

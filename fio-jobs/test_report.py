@@ -52,11 +52,15 @@ def run_report(*args):
 class TwoKernels(unittest.TestCase):
     def setUp(self):
         self.tmp = tempfile.mkdtemp()
-        # device on node 1: submitter 1 is local, 0 remote
+        # device on node 1: submitter 1 is local, 0 remote; 8 repetitions
+        # (stats.MIN_REPS: fewer get no verdict, test_few_reps)
+        wide, narrow = [0, 11, -11] * 2 + [0, 0], [0, 1, -1] * 2 + [0, 0]
         self.v = write_label(self.tmp, "vanilla", {
-            "0": [1000, 1001, 999], "1": [100, 104, 96], "unpinned": [1000, 1001, 999]})
+            "0": [1000 + d for d in narrow], "1": [100 + d for d in wide],
+            "unpinned": [1000 + d for d in narrow]})
         self.p = write_label(self.tmp, "patched", {
-            "0": [995, 996, 994], "1": [99, 103, 95], "unpinned": [900, 901, 899]})
+            "0": [995 + d for d in narrow], "1": [99 + d for d in wide],
+            "unpinned": [900 + d for d in narrow]})
         self.out = os.path.join(self.tmp, "rep")
 
     def tearDown(self):
@@ -79,10 +83,10 @@ class TwoKernels(unittest.TestCase):
         self.assertEqual([(r["submitter"], r["where"]) for r in rows],
                          [("1", "local"), ("0", "remote"), ("unpinned", "unpinned")])
         local, remote, unpinned = rows
-        # 100 +-4 vs 99 +-4 over 3 runs: ratio 0.99, a CI near +-9 %
-        self.assertEqual(local["vanilla_n"], "3")
+        # 100 +-9 vs 99 +-9 over 8 runs: ratio 0.99, a CI near +-9 %
+        self.assertEqual(local["vanilla_n"], "8")
         self.assertEqual((local["vanilla_iops"], local["vanilla_min"], local["vanilla_max"]),
-                         ("100.0", "96.0", "104.0"))
+                         ("100.0", "89.0", "111.0"))
         self.assertEqual(local["ratio"], "0.9900")
         self.assertLess(float(local["ci_lo"]), 0.94)
         self.assertEqual(local["verdict"], "not met (CI lower bound %.3f < 0.94)"
@@ -91,8 +95,9 @@ class TwoKernels(unittest.TestCase):
         self.assertEqual(remote["ratio"], "0.9950")
         self.assertEqual(remote["verdict"], "met")
         # 900 vs 1000: ratio 0.90, CI narrow around it
-        self.assertEqual(unpinned["verdict"], "not met (CI lower bound 0.898 < 0.94)")
-        self.assertEqual(local["vanilla_p99_read_us"], "102.0")    # (101 + 102 + 103) / 3
+        self.assertTrue(unpinned["verdict"].startswith("not met (CI lower bound 0.89"),
+                        unpinned["verdict"])
+        self.assertEqual(local["vanilla_p99_read_us"], "104.5")    # (101 + .. + 108) / 8
         self.assertEqual(local["vanilla_p99_write_us"], "-")
         with open(os.path.join(self.out, "report.json")) as f:
             doc = json.load(f)
@@ -110,8 +115,21 @@ class TwoKernels(unittest.TestCase):
                       "met in 1 of 3 rows.", text)
         self.assertIn("  not met: sd randread-4k qd32 node 1 (local) patched: CI lower bound", text)
         self.assertIn("it would be met with about", text)
-        self.assertIn("unpinned patched: CI lower bound 0.898 < 0.94; the ratio itself is "
-                      "below 0.94: more repetitions cannot meet it", text)
+        self.assertIn("unpinned patched: CI lower bound 0.89", text)
+        self.assertIn("the ratio itself is below 0.94: more repetitions cannot meet it", text)
+
+    def test_few_reps(self):
+        # 3 repetitions (fewer than stats.MIN_REPS): shown, not judged
+        shutil.rmtree(self.tmp)
+        os.makedirs(self.tmp)
+        v = write_label(self.tmp, "vanilla", {"0": [1000, 1001, 999]})
+        p = write_label(self.tmp, "patched", {"0": [500, 501, 499]})
+        res = run_report("--out", self.out, v, p)
+        self.assertEqual(res.returncode, 0, res.stderr)
+        self.assertEqual(self.tsv()[0][0]["verdict"], "no verdict (n = 3 < 8)")
+        self.assertIn("patched/vanilla >= 0.94): no verdict at n = 3 (a verdict needs 8 "
+                      "repetitions per kernel", res.stdout)
+        self.assertNotIn("met in", res.stdout)
 
     def test_unknown_device_node(self):
         shutil.rmtree(self.tmp)
@@ -150,7 +168,7 @@ class TwoKernels(unittest.TestCase):
             m.write("patched\trandread-4k\n")
         res = run_report("--out", self.out, self.v, self.p)
         self.assertEqual(res.returncode, 1)
-        self.assertIn("manifest.tsv:11: not a run.sh manifest line", res.stderr)
+        self.assertIn("manifest.tsv:26: not a run.sh manifest line", res.stderr)
         self.assertFalse(os.path.exists(self.out))
 
     def test_bad_json(self):
@@ -177,7 +195,7 @@ class TwoKernels(unittest.TestCase):
         peak = [r for r in self.tsv()[0] if r["job"] == "t/io_uring"]
         self.assertEqual(len(peak), 1)
         self.assertEqual((peak[0]["vanilla_iops"], peak[0]["ratio"], peak[0]["verdict"]),
-                         ("195390.0", "1.0000", "met"))
+                         ("195390.0", "1.0000", "no verdict (n = 2 < 8)"))
 
 
 class RecordedGuest(unittest.TestCase):
@@ -225,6 +243,9 @@ class RecordedGuest(unittest.TestCase):
             res = run_report("--from-json", txt, "--part", "iops")
             self.assertEqual(res.returncode, 1)
             self.assertIn("not a report.py --json file", res.stderr)
+            # compare-smoke's 2 repetitions: no verdict, said so
+            with open(txt) as f:
+                self.assertIn("| no verdict (n = 2 < 8)", f.read())
         finally:
             shutil.rmtree(tmp)
 

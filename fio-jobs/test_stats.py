@@ -1,13 +1,17 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: GPL-2.0
 """Unit tests of stats.py against published values (Student-t tables,
-closed forms, Wikipedia's Welch example).  Run: python3 test_stats.py."""
+closed forms, Wikipedia's Welch example), and its margin against the
+measured IOPS spread (test_data/compare-iops.txt).  Run: python3
+test_stats.py."""
 import math
 import os
+import re
 import sys
 import unittest
 
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, HERE)
 import stats  # noqa: E402
 
 
@@ -162,6 +166,58 @@ class Verdict(unittest.TestCase):
                          "not met (CI lower bound 0.925 < 0.94)")
         self.assertEqual(stats.verdict(1.008, (0.901, 1.129)),
                          "not met (CI lower bound 0.901 < 0.94)")
+
+
+def pooled_cv():
+    """({target: CV pooled over kernels, CPU nodes and runs}, {(target,
+    submitter)}) of make compare's recorded IOPS tables."""
+    ss, df, rows = {}, {}, set()
+    with open(os.path.join(HERE, "test_data", "compare-iops.txt")) as f:
+        for line in f:
+            c = [x.strip() for x in line.split("|")]
+            if len(c) < 8:
+                continue
+            target, n = c[0], int(c[7])
+            cv = float(re.search(r"\(([0-9.]+)%\)", c[5]).group(1)) / 100
+            ss[target] = ss.get(target, 0.0) + (n - 1) * cv * cv
+            df[target] = df.get(target, 0) + n - 1
+            rows.add((target, c[4]))
+    return {t: math.sqrt(ss[t] / df[t]) for t in ss}, rows
+
+
+def p_all_met(cv, rows, n, delta):
+    """The probability that a series with ratio 1 meets the margin in every
+    row, n repetitions per kernel: per row, log(ratio) ~ N(0, s^2) with
+    s = CV sqrt(2/n), met iff -ln(1 - delta) >= s t(0.975, 2n - 2) - log(ratio)."""
+    p = 1.0
+    for target, _sub in rows:
+        s = cv[target] * math.sqrt(2.0 / n)
+        z = -math.log(1 - delta) / s - stats.t_quantile(2 * n - 2)
+        p *= 0.5 * math.erfc(-z / math.sqrt(2))
+    return p
+
+
+class Margin(unittest.TestCase):
+    """DELTA and MIN_REPS from the IOPS spread of make compare's guests:
+    with MIN_REPS repetitions an unchanged series meets DELTA in every row
+    with probability >= 0.95, with one fewer or a percent less it does not;
+    and make compare's default repetitions are MIN_REPS."""
+
+    def test_from_noise(self):
+        cv, rows = pooled_cv()
+        self.assertEqual(len(rows), 8, rows)       # 4 targets x 2 CPU nodes
+        self.assertEqual(len(cv), 4, cv)
+        for n, delta, ok in ((stats.MIN_REPS, stats.DELTA, True),
+                             (stats.MIN_REPS - 1, stats.DELTA, False),
+                             (stats.MIN_REPS, stats.DELTA - 0.01, False)):
+            p = p_all_met(cv, rows, n, delta)
+            self.assertEqual(p >= 0.95, ok, "n = %d, DELTA = %.2f: all rows met with "
+                             "probability %.3f" % (n, delta, p))
+
+    def test_default_reps(self):
+        with open(os.path.join(HERE, "..", "lib", "config.sh")) as f:
+            default = re.search(r'COMPARE_REPS:=([0-9]+)', f.read()).group(1)
+        self.assertEqual(int(default), stats.MIN_REPS)
 
 
 if __name__ == "__main__":

@@ -24,6 +24,8 @@
 # compare.sh --smoke: the short variant (make compare-smoke): the scsi_debug
 # target only, 2 repetitions of 2 s runs, into build/compare-smoke, no
 # scan comparison; the cover letter takes it only with COVER_COMPARE=smoke.
+# Its IOPS rows get no verdict: 2 repetitions are too few for one
+# (fio-jobs/README.compare, "The margin").
 #
 # compare.sh --rules [TOPOLOGY [REPS [TARGETS]]]: the blk-mq queue-node rules (make
 # compare-rules): the kernels vanilla, rule-a (the

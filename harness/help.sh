@@ -19,7 +19,8 @@ Targets
   compare          the measurement: vanilla vs patched, fio IOPS and remote accesses,
                    then the scan of 2048 LUNs and a tag set's memory (compare-scan),
                    then the queue-node rules (compare-rules)
-  compare-smoke    compare, short: scsi_debug only, into build/compare-smoke
+  compare-smoke    compare, short: scsi_debug only, 2 repetitions (too few for a
+                   verdict), into build/compare-smoke
   compare-scan     compare's last part alone: scan time and memory, into build/compare/scan.*
   compare-rules    compare's last part alone: the queue-node rules, vanilla, rule-a, rule-b
                    (RULES_TOPO, RULES_REPS, RULES_TARGETS), into build/compare-rules
