@@ -129,13 +129,16 @@ lint-series: need-base+tree+kernel+series tree
 
 COMPARE_NEEDS := need-base+tree+kernel+guest+meter
 # Three parts: IOPS and remote accesses, the scan (compare-scan), the
-# queue-node rules (compare-rules).
+# queue-node rules (compare-rules); last, one verdict line over the IOPS
+# rows (harness/compare-verdict.sh: exit 1 when a row is not met).
 compare: plan $(COMPARE_NEEDS) kernels kernels-rules
 	@$(H)/compare.sh
 	@$(H)/compare.sh --rules '$(RULES_TOPO)' '$(RULES_REPS)' '$(RULES_TARGETS)'
+	@$(H)/compare-verdict.sh build/compare build/compare-rules
 
 compare-smoke: plan $(COMPARE_NEEDS) kernels
 	@$(H)/compare.sh --smoke
+	@$(H)/compare-verdict.sh build/compare-smoke
 
 # make compare's last part alone (harness/compare-scan.sh: other kernels,
 # repetitions, queue counts there).
@@ -155,6 +158,7 @@ kernels-rules: need-base+tree+kernel tree
 
 compare-rules: plan $(COMPARE_NEEDS) kernels kernels-rules
 	@$(H)/compare.sh --rules '$(RULES_TOPO)' '$(RULES_REPS)' '$(RULES_TARGETS)'
+	@$(H)/compare-verdict.sh build/compare-rules
 
 # blktests is not in Debian's archive: CI cannot run these (blktests/README).
 # BTESTS='block scsi' or 'scsi/013 ...' picks groups or tests (default: all

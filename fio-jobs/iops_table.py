@@ -7,7 +7,7 @@ import math
 
 import stats
 from meter_report import fmt_num, render_table
-from results import Group
+from results import Group, InputError
 from stats import mean, stddev
 
 ALPHA = 0.05                       # two-sided significance level
@@ -167,6 +167,22 @@ def verdict_summary(rows):
                                      r["n"])
         out.append("  not met: %s: %s%s" % (row_name(r), r["verdict"][len("not met ("):-1], hint))
     return out
+
+
+def verdict_line(rows):
+    """(line, ok): the one "verdict:" line over the rows' verdicts, naming
+    each row not met (ok False); "verdict: none" when no row has enough
+    repetitions for one.  InputError when no row has a verdict at all."""
+    met, bad, none = _sorts(rows)
+    more = " (%d more rows: no verdict at %s)" % (len(none), _at_n(none)) if none else ""
+    if bad:
+        return "verdict: not met in %d of %d rows: %s%s" % (
+            len(bad), len(met) + len(bad), "; ".join(row_name(r) for r in bad), more), False
+    if met:
+        return "verdict: met in %d of %d rows%s" % (len(met), len(met), more), True
+    if none:
+        return "verdict: none: no verdict at %s (%s)" % (_at_n(none), NEEDS), True
+    raise InputError("no row compares a kernel with the baseline")
 
 
 def fmt_table(rows, baseline):

@@ -8,6 +8,7 @@
               DIR [DIR..]
     report.py --out REPORTDIR VANILLA_DIR PATCHED_DIR
     report.py --from-json FILE --part iops|meter
+    report.py --verdict FILE [FILE..]
 
 Each DIR is an OUTDIR/LABEL written by run.sh (it holds manifest.tsv) or an
 OUTDIR holding several such LABEL directories.  Runs are grouped by
@@ -31,6 +32,10 @@ from it with --part meter).
 gives it).  --from-json FILE prints, from such a JSON alone, the IOPS table
 (--part iops: what --text holds) or the meter's compact summary (--part
 meter: what --meter-summary holds): the cover letter reads these.
+--verdict FILE..: one line over the IOPS rows of such JSONs, "verdict: met
+in N of N rows", "verdict: not met in N of M rows: ROW; ROW" (exit 3) or
+"verdict: none: no verdict at n = N" (fewer repetitions than stats.py's
+MIN_REPS); harness/compare-verdict.sh ends make compare with it.
 --vm-clock TEXT says in the text what the guests' clock was (compare.sh).
 --out REPORTDIR: two kernels, VANILLA_DIR and PATCHED_DIR (one label each,
 the first the baseline): writes REPORTDIR/report.{txt,json,tsv} and prints
@@ -51,7 +56,7 @@ import meter_report
 import plot as plot_bars
 import stats
 from iops_table import (ALPHA, TSV_HEAD, build_rows, fmt_compare, fmt_table,
-                        perf_table, rejudge, tsv_rows)
+                        perf_table, rejudge, tsv_rows, verdict_line)
 from results import InputError, load, load_iouring, run_info
 
 
@@ -133,8 +138,20 @@ def main():
                     help="print --part of the report from a --json FILE alone")
     ap.add_argument("--part", choices=("iops", "meter"),
                     help="with --from-json: the IOPS table or the meter summary")
+    ap.add_argument("--verdict", nargs="+", metavar="FILE",
+                    help="one verdict line over the IOPS rows of --json FILEs; exit 3 "
+                    "when a row is not met")
     ap.add_argument("dirs", nargs="*", metavar="DIR")
     args = ap.parse_args()
+    if args.verdict:
+        if args.dirs or args.from_json or args.part:
+            ap.error("--verdict FILE.. alone")
+        try:
+            line, ok = verdict_line([r for f in args.verdict for r in load_json(f)[1]])
+        except InputError as e:
+            sys.exit("report.py: %s" % e)
+        print(line)
+        sys.exit(0 if ok else 3)
     if args.from_json or args.part:
         if not (args.from_json and args.part) or args.dirs:
             ap.error("--from-json FILE --part iops|meter, and no DIR")
@@ -174,19 +191,25 @@ def meter_summary_text(rows, baseline):
     return stable
 
 
-def from_json(path, part):
-    """--from-json: @part ("iops" or "meter") of the report, from the rows
-    that --json wrote.  InputError on a file that is not such a JSON."""
+def load_json(path):
+    """(doc, rows) of a --json file, the rows judged by today's rule.
+    InputError on a file that is not such a JSON."""
     try:
         with open(path) as f:
             doc = json.load(f)
-        rows, baseline = doc["rows"], doc["baseline"]
-        rejudge(rows, baseline)
-        if part == "iops":
-            return iops_text(rows, baseline, doc.get("vm_clock"))
-        return meter_summary_text(rows, baseline) if doc.get("have_meter", True) else ""
+        rejudge(doc["rows"], doc["baseline"])
+        return doc, doc["rows"]
     except (OSError, ValueError, KeyError, TypeError) as e:
         raise InputError("%s: not a report.py --json file (%s: %s)" % (path, type(e).__name__, e))
+
+
+def from_json(path, part):
+    """--from-json: @part ("iops" or "meter") of the report, from the rows
+    that --json wrote."""
+    doc, rows = load_json(path)
+    if part == "iops":
+        return iops_text(rows, doc["baseline"], doc.get("vm_clock"))
+    return meter_summary_text(rows, doc["baseline"]) if doc.get("have_meter", True) else ""
 
 
 def labels_of(d):

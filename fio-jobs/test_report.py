@@ -1,8 +1,10 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: GPL-2.0
 """Tests of report.py: the two-kernel report (--out) on result directories
-written here the way run.sh writes them, its exit status on bad input, and
-the parsers on recorded output (test_data/).  Run: python3 test_report.py."""
+written here the way run.sh writes them, its exit status on bad input, the
+verdict line (--verdict, and make compare's: harness/compare-verdict.sh)
+and the parsers on recorded output (test_data/).  Run: python3
+test_report.py."""
 import json
 import os
 import shutil
@@ -117,9 +119,24 @@ class TwoKernels(unittest.TestCase):
         self.assertIn("it would be met with about", text)
         self.assertIn("unpinned patched: CI lower bound 0.89", text)
         self.assertIn("the ratio itself is below 0.94: more repetitions cannot meet it", text)
+        # one line over the rows, naming those not met; exit 3
+        res = run_report("--verdict", os.path.join(self.out, "report.json"))
+        self.assertEqual((res.returncode, res.stdout),
+                         (3, "verdict: not met in 2 of 3 rows: sd randread-4k qd32 node 1 (local) "
+                          "patched; sd randread-4k qd32 unpinned patched\n"), res.stderr)
+
+    def test_met(self):
+        # only the remote submitter's rows: met, exit 0
+        shutil.rmtree(self.tmp)
+        os.makedirs(self.tmp)
+        v = write_label(self.tmp, "vanilla", {"0": [1000, 1001, 999] * 2 + [1000, 1000]})
+        p = write_label(self.tmp, "patched", {"0": [995, 996, 994] * 2 + [995, 995]})
+        self.assertEqual(run_report("--out", self.out, v, p).returncode, 0)
+        res = run_report("--verdict", os.path.join(self.out, "report.json"))
+        self.assertEqual((res.returncode, res.stdout), (0, "verdict: met in 1 of 1 rows\n"))
 
     def test_few_reps(self):
-        # 3 repetitions (fewer than stats.MIN_REPS): shown, not judged
+        # 3 repetitions (fewer than stats.MIN_REPS): shown, not judged; exit 0
         shutil.rmtree(self.tmp)
         os.makedirs(self.tmp)
         v = write_label(self.tmp, "vanilla", {"0": [1000, 1001, 999]})
@@ -130,6 +147,10 @@ class TwoKernels(unittest.TestCase):
         self.assertIn("patched/vanilla >= 0.94): no verdict at n = 3 (a verdict needs 8 "
                       "repetitions per kernel", res.stdout)
         self.assertNotIn("met in", res.stdout)
+        res = run_report("--verdict", os.path.join(self.out, "report.json"))
+        self.assertEqual((res.returncode, res.stdout),
+                         (0, "verdict: none: no verdict at n = 3 (a verdict needs 8 repetitions "
+                          "per kernel: fio-jobs/README.compare)\n"))
 
     def test_unknown_device_node(self):
         shutil.rmtree(self.tmp)
@@ -243,9 +264,45 @@ class RecordedGuest(unittest.TestCase):
             res = run_report("--from-json", txt, "--part", "iops")
             self.assertEqual(res.returncode, 1)
             self.assertIn("not a report.py --json file", res.stderr)
-            # compare-smoke's 2 repetitions: no verdict, said so
+            # compare-smoke's 2 repetitions: no verdict, said so, exit 0
             with open(txt) as f:
                 self.assertIn("| no verdict (n = 2 < 8)", f.read())
+            res = run_report("--verdict", js)
+            self.assertEqual((res.returncode, res.stdout),
+                             (0, "verdict: none: no verdict at n = 2 (a verdict needs 8 "
+                              "repetitions per kernel: fio-jobs/README.compare)\n"))
+        finally:
+            shutil.rmtree(tmp)
+
+    def test_verdict_not_met(self):
+        # A recorded report (test_data/README) whose slowed rows are not
+        # met: the verdict names them and exits 3; with another report's
+        # rows (no verdict at n = 2) beside them, the same.
+        js = os.path.join(DATA, "report-not-met.json")
+        res = run_report("--verdict", js)
+        want = "verdict: not met in 2 of 4 rows: randread-4k qd32 node 0 slowed; " \
+            "randread-4k qd32 unpinned slowed"
+        self.assertEqual((res.returncode, res.stdout), (3, want + "\n"), res.stderr)
+        smoke = os.path.join(HERE, "..", "test", "unit", "test_data", "cover-letter", "compare",
+                             "report.json")
+        res = run_report("--verdict", js, smoke)
+        self.assertEqual((res.returncode, res.stdout),
+                         (3, want + " (3 more rows: no verdict at n = 2)\n"), res.stderr)
+        res = run_report("--from-json", js, "--part", "iops")
+        self.assertIn("met in 2 of 4 rows.", res.stdout)
+        res = run_report("--verdict", os.path.join(DATA, "iouring-r1.txt"))
+        self.assertEqual(res.returncode, 1)
+        # make compare's last line (harness/compare-verdict.sh): exit 1,
+        # or 0 with COMPARE_VERDICT=report
+        tmp = tempfile.mkdtemp()
+        try:
+            shutil.copy(js, os.path.join(tmp, "report.json"))
+            for setting, rc in (("fail", 1), ("report", 0)):
+                res = subprocess.run([os.path.join(HERE, "..", "harness", "compare-verdict.sh"), tmp],
+                                     env=dict(os.environ, COMPARE_VERDICT=setting),
+                                     capture_output=True, text=True)
+                self.assertEqual((res.returncode, res.stdout.splitlines()[-1:]), (rc, [want]),
+                                 res.stderr)
         finally:
             shutil.rmtree(tmp)
 

@@ -25,7 +25,8 @@
 # target only, 2 repetitions of 2 s runs, into build/compare-smoke, no
 # scan comparison; the cover letter takes it only with COVER_COMPARE=smoke.
 # Its IOPS rows get no verdict: 2 repetitions are too few for one
-# (fio-jobs/README.compare, "The margin").
+# (fio-jobs/README.compare, "The margin").  make compare, compare-smoke
+# and compare-rules end with harness/compare-verdict.sh's one line.
 #
 # compare.sh --rules [TOPOLOGY [REPS [TARGETS]]]: the blk-mq queue-node rules (make
 # compare-rules): the kernels vanilla, rule-a (the

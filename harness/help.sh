@@ -18,7 +18,8 @@ Targets
   check-full       check plus the debug kernel in every topology and the long churn
   compare          the measurement: vanilla vs patched, fio IOPS and remote accesses,
                    then the scan of 2048 LUNs and a tag set's memory (compare-scan),
-                   then the queue-node rules (compare-rules)
+                   then the queue-node rules (compare-rules); its last line
+                   "verdict: ...", exit 1 when an IOPS row is not met
   compare-smoke    compare, short: scsi_debug only, 2 repetitions (too few for a
                    verdict), into build/compare-smoke
   compare-scan     compare's last part alone: scan time and memory, into build/compare/scan.*
@@ -75,6 +76,7 @@ declare -A say=(
 	[COMPARE_IRQ]="HBA interrupts: device (the device node's CPUs) or kernel"
 	[COMPARE_METER]="the meter's LLC model KIB:WAYS[:LINE], on, or 0 (no meter)"
 	[COMPARE_ICOUNT]="the guests' clock: QEMU -icount, or 0 (wall clock)"
+	[COMPARE_VERDICT]="a row not met: fail (make compare exits 1) or report (exit 0)"
 	[FIO_JOBS]="fio job files of fio-jobs/"
 	[FIO_QDS]="queue depths"
 	[FIO_RUNTIME]="seconds measured per run"

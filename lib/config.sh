@@ -13,7 +13,7 @@
 # scripts read is internal: the VM_* and SCSI_NUMA_* variables scripts hand
 # each other, the topology files' TOPO_*; none of them is a setting.
 scsi_numa_settings=(KSRC JOBS CHECK_JOBS VM_ACCEL VM_TIMEOUT
-	COMPARE_REPS COMPARE_TARGETS COMPARE_IRQ COMPARE_METER COMPARE_ICOUNT
+	COMPARE_REPS COMPARE_TARGETS COMPARE_IRQ COMPARE_METER COMPARE_ICOUNT COMPARE_VERDICT
 	FIO_JOBS FIO_QDS FIO_RUNTIME FIO_NUMJOBS)
 
 config_die() { echo "config: $*" >&2; exit 2; }
@@ -74,6 +74,7 @@ fi
 : "${COMPARE_IRQ:=device}"
 : "${COMPARE_METER:=1024:16:64}"
 : "${COMPARE_ICOUNT:=shift=5}"
+: "${COMPARE_VERDICT:=fail}"
 : "${FIO_JOBS:=randread-4k}"
 : "${FIO_QDS:=32}"
 : "${FIO_RUNTIME:=3}"
@@ -84,6 +85,7 @@ for config_name in JOBS CHECK_JOBS VM_TIMEOUT COMPARE_REPS FIO_RUNTIME FIO_NUMJO
 done
 case $VM_ACCEL in auto|tcg) ;; *) config_die "VM_ACCEL='$VM_ACCEL': auto or tcg" ;; esac
 case $COMPARE_IRQ in device|kernel) ;; *) config_die "COMPARE_IRQ='$COMPARE_IRQ': device or kernel" ;; esac
+case $COMPARE_VERDICT in fail|report) ;; *) config_die "COMPARE_VERDICT='$COMPARE_VERDICT': fail or report" ;; esac
 [[ $COMPARE_METER =~ ^(0|on|[0-9]+:[0-9]+(:[0-9]+)?)$ ]] ||
 	config_die "COMPARE_METER='$COMPARE_METER': KIB:WAYS[:LINE], on or 0"
 [[ $COMPARE_ICOUNT =~ ^(0|shift=[0-9]+(,(align|sleep)=(on|off))*)$ ]] ||
