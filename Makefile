@@ -7,8 +7,8 @@
 # lib/config.sh only, which every script below reads.
 # The capital names after a target are its arguments (what to run, not how):
 # K, TOPO, CASES, CHECK_RUNS, DISK, CONFIRM_WRITE, INSPECTOR, BLKTESTS,
-# BTESTS, BTEXCLUDE, BTTIMEOUT, BLKTESTS_REPO, POSTER, BASE_COMMIT, HARNESS_URL, COVER_COMPARE, ORIG,
-# KDIR, DEPS.
+# BTESTS, BTEXCLUDE, BTTIMEOUT, BLKTESTS_REPO, POSTER, BASE_COMMIT, HARNESS_URL, COVER_COMPARE,
+# COVER_ALLOW_NOT_MET, ORIG, KDIR, DEPS.
 #
 # Packages: each target first asks harness/deps.sh for the groups it needs
 # (need-GROUP+GROUP...): as root it installs what is missing, as anyone

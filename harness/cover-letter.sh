@@ -46,7 +46,9 @@
 # are of another series than build/linux's patched (see "The series").  The
 # compare figures may be from another run: the letter names it and its
 # date.  build/compare-smoke (make compare-smoke) is used only with
-# COVER_COMPARE=smoke (make export COVER_COMPARE=smoke), and then the letter says so.  A missing
+# COVER_COMPARE=smoke (make export COVER_COMPARE=smoke), and then the letter says so.
+# Refused too: a report.json with an IOPS row not met (report.py
+# --verdict), unless COVER_ALLOW_NOT_MET=1; the letter counts the rows met.  A missing
 # input is named in the letter and on stderr.  COVER_BUILD=DIR reads
 # DIR instead of build/ (the tests' recorded inputs).
 set -euo pipefail
@@ -107,6 +109,10 @@ if [ -f "$cmp/report.json" ]; then
 	[ -n "$cmp_id" ] || [ -n "$cmpfail" ] || cmpfail="$(rel "$cmp/report.json") has no run_id (written \
 before run ids): rerun make compare, or give it one: fio-jobs/report.py --run-id ID --json ..."
 	inputs+=("compare	${cmp_id:-none}	$(rel "$cmp/report.json")")
+	# A letter does not call a row not met "no regression" unless asked.
+	verdict=$(python3 "$top/fio-jobs/report.py" --verdict "$cmp/report.json" 2>/dev/null) ||
+		{ [ $? != 3 ] || [ "${COVER_ALLOW_NOT_MET:-}" = 1 ] ||
+			cmpfail+="${cmpfail:+; }$(rel "$cmp/report.json"): $verdict (make export COVER_ALLOW_NOT_MET=1 writes the letter anyway)"; }
 else
 	m="$cmp_what's data: $(rel "$cmp/report.json") (run make compare)"
 	[ -n "${COVER_COMPARE:-}" ] || [ ! -f "$build/compare-smoke/report.json" ] ||

@@ -9,7 +9,8 @@
 # full tables the letter points to), both copied into patches/;
 # export refuses (exit 1, patches/ untouched) whatever cover-letter.sh
 # --inputs refuses: a placement or allocation input not from summary.tsv's
-# make check run, a report.json without a run id, figures of another
+# make check run, a report.json without a run id or with an IOPS row not
+# met (make export COVER_ALLOW_NOT_MET=1 writes it), figures of another
 # series than build/linux's patched (cover-letter.sh, "Runs").
 #
 # Then, with POSTER="Name <address>" (make export POSTER=...), the postable

@@ -49,6 +49,8 @@ Target arguments (what to run, not how)
   POSTER=          make export: 'Name <address>', also writes build/postings/
   BASE_COMMIT=     make export: v7.3.4's commit id for the base-commit: lines
   COVER_COMPARE=   make export: smoke takes build/compare-smoke's figures
+  COVER_ALLOW_NOT_MET=
+                   make export: 1 writes the letter though an IOPS row is not met
   ORIG=            make check-upstream: upstream's linux-7.3.4.tar.xz
   BLKTESTS=        make blktests: a blktests checkout; BTESTS='block scsi' or
                    'scsi/013 ...' picks groups or tests; BTEXCLUDE= leaves

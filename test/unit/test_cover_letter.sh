@@ -5,7 +5,8 @@
 # check and compare figures come from that data; figures of another make
 # check run, or of no known run, or of another series than build/linux's
 # patched (a reworded commit of the same tree is the same series) are
-# refused; a missing input is named;
+# refused, and so is a report with an IOPS row not met unless
+# COVER_ALLOW_NOT_MET=1; a missing input is named;
 # build/compare-smoke is used only when asked for; check.sh (with a
 # stand-in for vm.sh, no guest) writes data it accepts.  Exit 1 on any
 # failure.
@@ -160,6 +161,20 @@ COVER_COMPARE=smoke run "$out" || fail "COVER_COMPARE=smoke: exit $?"
 has "  (make compare-smoke, not make compare of 2026-11-29 08:30 UTC, run id
   $R)"
 COVER_COMPARE=full run "$out"; [ $? = 2 ] || fail "COVER_COMPARE=full: not exit 2"
+
+# A report with IOPS rows not met (fio-jobs/test_data/README): refused,
+# by --inputs too (make export asks it first), unless COVER_ALLOW_NOT_MET=1.
+fresh not-met
+cp "$top/fio-jobs/test_data/report-not-met.json" "$b/compare/report.json"
+if run "$out"; then fail "a report with rows not met accepted"
+else
+	said "refused: $b/compare/report.json: verdict: not met in 2 of 4 rows: randread-4k qd32 node 0 slowed; randread-4k qd32 unpinned slowed (make export COVER_ALLOW_NOT_MET=1 writes the letter anyway)"
+	[ ! -e "$out" ] || fail "a letter was written"
+fi
+run --inputs && fail "--inputs accepted rows not met"
+COVER_ALLOW_NOT_MET=1 run "$out" || fail "COVER_ALLOW_NOT_MET=1: exit $?"
+has "  No regression (95% CI lower bound of patched/vanilla >= 0.94): met in
+  2 of 4 rows."
 
 # postings.sh's use: --body TEMPLATE FILLS, the same figures, the same refusal.
 fresh body
