@@ -10,7 +10,7 @@ lines are not posted and not checked).  Rejected, in both:
   review      "review", "reviews": our reviews of private drafts
   tracker     "issue N"
   draft       "draft", "drafts": since the last, an earlier, a private draft
-  version     v4..v9 with an optional letter (v5, v5b) but no ".N": the
+  version     v4..v9, alone or with one letter, but no ".N": the
               names of private drafts (kernel versions such as v5.3 pass)
   history     a line opening with "vN:" or "vN (...):": a version history
   session     "S1": a session of ours

@@ -7,13 +7,8 @@
 # "# SKIP report only", a "not ok", a "Bail out!", only 01-topology, only
 # skips, a skipped 01-topology; each run check that fails is named; the
 # exit status; a misspelt run refused before any guest.
-set -u
-here=$(cd "$(dirname "$0")" && pwd)
-top=$(cd "$here/../.." && pwd)
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-bad=0 n=0
-fail() { echo "FAIL: $*"; bad=$((bad + 1)); }
+# shellcheck source=unit-lib.sh
+. "$(dirname "$0")/unit-lib.sh"
 sb=$tmp/sb taps=$tmp/taps
 mkdir -p "$sb/harness" "$sb/lib" "$sb/test" "$taps"
 cp "$top/harness/check.sh" "$top/harness/run-id.sh" "$top/harness/placement-summary.sh" "$sb/harness/"
@@ -96,5 +91,4 @@ check patched:two-nod:01*
 said "no topology 'two-nod'"
 [ ! -d "$sb/build/runs/patched-two-nod" ] || fail "check.sh started a guest for a misspelt topology"
 
-echo "test_check_summary: $n check.sh runs: $([ $bad = 0 ] && echo passed || echo "$bad FAILED")"
-[ $bad = 0 ]
+verdict test_check_summary "$n check.sh runs"

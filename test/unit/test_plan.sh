@@ -6,13 +6,8 @@
 # glob or a run named twice is refused by every target that boots a
 # guest, in under 5 s, naming the culprit, before anything else runs;
 # a good plan is printed, one line per run, before the first stand-in.
-set -u
-here=$(cd "$(dirname "$0")" && pwd)
-top=$(cd "$here/../.." && pwd)
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-bad=0 n=0
-fail() { echo "FAIL: $*"; bad=$((bad + 1)); }
+# shellcheck source=unit-lib.sh
+. "$(dirname "$0")/unit-lib.sh"
 sb=$tmp/sb
 mkdir -p "$sb/lib" "$sb/harness" "$sb/blktests" "$sb/test"
 cp "$top/Makefile" "$sb/"
@@ -83,5 +78,4 @@ for t in blktests compare check-full; do
 	[ "$rc" = 0 ] && grep -q '^ran: ' "$tmp/out" || fail "make $t: exit $rc: $(head -n 3 "$tmp/out")"
 done
 
-echo "test_plan: $n makes: $([ $bad = 0 ] && echo passed || echo "$bad FAILED")"
-[ $bad = 0 ]
+verdict test_plan "$n makes"
