@@ -59,6 +59,9 @@ broadcom+=",John Garry <john.g.garry@oracle.com>,Hannes Reinecke <hare@suse.com>
 drivers="LSILOGIC MPT FUSION DRIVERS (FC/SAS/SPI),EMULEX/BROADCOM LPFC FC/FCOE SCSI DRIVER"
 drivers+=",VIRTIO BLOCK AND SCSI DRIVERS"
 table=(
+	"blk-mq-fix|^blk-mq: fix out-of-bounds read of set->tags|1|BLOCK LAYER|"
+	"elevator-fix|^block: don't WARN when re-registering the elevator|1|BLOCK LAYER|"
+	"sdebug-fix|^scsi: scsi_debug: Report a failed add_host|1|SCSI SUBSYSTEM~Martin K. Petersen|"
 	"megaraid-fix|^scsi: megaraid_sas: Do not confine high IOPS queues|1|MEGARAID SCSI/SAS DRIVERS|SCSI SUBSYSTEM~Martin K. Petersen"
 	"blk-mq|^(blk-mq)?(ublk)?: |1|BLOCK LAYER|SCSI SUBSYSTEM~Martin K. Petersen"
 	"pci|^PCI: |1|PCI SUBSYSTEM|"
