@@ -64,7 +64,7 @@ TOPOS := two-node cpuless hotplug memless one-node four-node two-node-3-2 two-no
 # time).
 FULL_RUNS ?= $(foreach t,$(TOPOS),vanilla:$(t) patched:$(t) debug:$(t))
 
-.PHONY: all help plan check check-full lint lint-series check-upstream deps tree export kernels kernels-debug kernels-rules vm compare compare-smoke compare-scan compare-rules inspector host-check clean distclean
+.PHONY: all help plan check check-full lint lint-series check-upstream deps tree export kernels kernels-debug kernels-rules vm compare compare-smoke compare-scan compare-rules compare-rules-matrix inspector host-check clean distclean
 .NOTPARALLEL:
 
 all: help
@@ -86,6 +86,7 @@ check-full: PLAN = $(FULL_RUNS)
 vm: PLAN = $(K):$(TOPO):$(CASES)
 blktests: PLAN = --no-cases $(K):$(TOPO)
 compare compare-rules: PLAN = --no-cases rule-a:$(RULES_TOPO) rule-b:$(RULES_TOPO)
+compare-rules-matrix: PLAN = --no-cases $(foreach t,$(RULES_MATRIX),rule-a:$(t) rule-b:$(t))
 
 # need-A+B: the package groups A and B (installed as root, else named).
 need-%:
@@ -148,10 +149,13 @@ compare-scan: plan need-base+tree+kernel+guest kernels
 # The blk-mq queue-node rules (harness/README): kernels vanilla, rule-a
 # (the series), rule-b (the series with patches/alt/rule-b.patch on top),
 # in RULES_TOPO, RULES_REPS repetitions, on RULES_TARGETS (ahci too:
-# RULES_TARGETS='null_blk megaraid_sas ahci').
+# RULES_TARGETS='null_blk megaraid_sas ahci').  compare-rules-matrix: the
+# same in each topology of RULES_MATRIX, then one table over them
+# (harness/compare-rules-matrix.sh).
 RULES_TOPO ?= two-node-3-2
 RULES_REPS ?= 5
 RULES_TARGETS ?= null_blk megaraid_sas
+RULES_MATRIX ?= two-node-2-1 two-node-3-2 two-node-4-3 two-node-2-3 two-node-2-3-dev1 four-node-uneven
 kernels-rules: need-base+tree+kernel tree
 	@$(H)/kbuild.sh rule-a patched
 	@$(H)/kbuild.sh rule-b "$$($(H)/kalt.sh rule-b)"
@@ -159,6 +163,9 @@ kernels-rules: need-base+tree+kernel tree
 compare-rules: plan $(COMPARE_NEEDS) kernels kernels-rules
 	@$(H)/compare.sh --rules '$(RULES_TOPO)' '$(RULES_REPS)' '$(RULES_TARGETS)'
 	@$(H)/compare-verdict.sh build/compare-rules
+
+compare-rules-matrix: plan $(COMPARE_NEEDS) kernels kernels-rules
+	@RULES_REPS='$(RULES_REPS)' RULES_TARGETS='null_blk megaraid_sas ahci' $(H)/compare-rules-matrix.sh $(RULES_MATRIX)
 
 # blktests is not in Debian's archive: CI cannot run these (blktests/README).
 # BTESTS='block scsi' or 'scsi/013 ...' picks groups or tests (default: all

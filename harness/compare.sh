@@ -30,8 +30,8 @@
 #
 # compare.sh --rules [TOPOLOGY [REPS [TARGETS]]]: the blk-mq queue-node rules (make
 # compare-rules): the kernels vanilla, rule-a (the
-# series: the distance sum, the device's node on ties) and rule-b (the
-# device's node when the queue serves it; patches/alt/rule-b.patch),
+# series: the only queue of a map on the tag set's node) and rule-b (the
+# node nearest most of the queue's CPUs; patches/alt/rule-b.patch),
 # built by make kernels-rules (harness/README, "compare-rules"), in
 # TOPOLOGY (default two-node-3-2), REPS repetitions (default 5), on
 # TARGETS (default: null_blk, home_node = the device node, one queue, and

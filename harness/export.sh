@@ -51,6 +51,12 @@ echo "export: $(wc -l < "$top/patches/series") patches in patches/"
 "$top/harness/cover-letter.sh"
 cp "$top/build/cover-letter/0000-cover-letter.patch" "$top/build/cover-letter/evidence.txt" "$top/patches/"
 echo "export: patches/0000-cover-letter.patch and patches/evidence.txt (its full tables; from build/cover-letter/)"
+# The queue-node rules over the topologies (make compare-rules-matrix),
+# which the rule's changelog quotes.
+if [ -f "$top/build/rules-matrix/matrix.txt" ]; then
+	cp "$top/build/rules-matrix/matrix.txt" "$top/patches/evidence-rules.txt"
+	echo "export: patches/evidence-rules.txt (from build/rules-matrix/matrix.txt)"
+fi
 # The postable series, only for a named poster.
 if [ -z "${POSTER:-}" ]; then
 	rm -rf "$top/build/postings"

@@ -25,6 +25,8 @@ Targets
   compare-scan     compare's last part alone: scan time and memory, into build/compare/scan.*
   compare-rules    compare's last part alone: the queue-node rules, vanilla, rule-a, rule-b
                    (RULES_TOPO, RULES_REPS, RULES_TARGETS), into build/compare-rules
+  compare-rules-matrix  compare-rules in each topology of RULES_MATRIX, then one table
+                   (build/rules-matrix/matrix.txt; patches/evidence-rules.txt)
   lint             host-side checks only, no guest
   lint-series      every commit of the series: W=1, sparse, checkpatch, kernel-doc;
                    the notes below "---"; each posting applied and built on its own
