@@ -70,6 +70,7 @@ step ${bt_skip:+--may-skip "$bt_skip"} "blktests posting (applies to its base, b
 	test/unit/test_blktests_posting.sh
 step "settings test (config.sh, config.example)" test/unit/test_config.sh
 step "plan test (typos refused before anything is built)" test/unit/test_plan.sh
+step "check.sh's expected skips (from the topology files)" test/unit/test_skip_expected.sh
 step "lint's own accounting test (skips, test counts)" test/unit/test_lint.sh
 step "case runner meta test" test/meta/test_run_cases.sh
 step "prose and history (tracker references, figures, sample, harness/README, help, subjects)" test/unit/test_prose.sh all
