@@ -17,6 +17,11 @@ MARGIN_TEXT = ("no regression?: \"met\" iff the 95%% CI's lower bound of the rat
                "fewer than %d repetitions per kernel (stats.py MIN_REPS)."
                % (1 - stats.DELTA, 100 * (1 - stats.DELTA), stats.MIN_REPS))
 NO_VERDICT = "no verdict"
+# Kernels measured beside the series for comparison, never the series
+# itself (compare.sh --rules: rule-b, patches/alt/rule-b.patch; the series
+# there is rule-a).  Their rows are shown and judged in the tables, but
+# the one verdict line (verdict_line) is over the series' rows only.
+ALTERNATIVES = ("rule-b",)
 NEEDS = "a verdict needs %d repetitions per kernel: fio-jobs/README.compare" % stats.MIN_REPS
 JOB_ORDER = ["randread-4k", "randwrite-4k", "randrw-70-30-4k", "seqread-128k"]
 
@@ -170,19 +175,26 @@ def verdict_summary(rows):
 
 
 def verdict_line(rows):
-    """(line, ok): the one "verdict:" line over the rows' verdicts, naming
-    each row not met (ok False); "verdict: none" when no row has enough
-    repetitions for one.  InputError when no row has a verdict at all."""
-    met, bad, none = _sorts(rows)
-    more = " (%d more rows: no verdict at %s)" % (len(none), _at_n(none)) if none else ""
+    """(line, ok): the one "verdict:" line over the series' rows (every
+    kernel against the baseline but ALTERNATIVES), naming each row not met
+    (ok False); "verdict: no verdict: N repetitions, below MIN_REPS" when
+    no row has enough repetitions for one.  InputError when no row of the
+    series has a verdict at all."""
+    met, bad, none = _sorts([r for r in rows if r.get("label") not in ALTERNATIVES])
+    more = " (%d more rows: %s)" % (len(none), _below(none)) if none else ""
     if bad:
         return "verdict: not met in %d of %d rows: %s%s" % (
             len(bad), len(met) + len(bad), "; ".join(row_name(r) for r in bad), more), False
     if met:
         return "verdict: met in %d of %d rows%s" % (len(met), len(met), more), True
     if none:
-        return "verdict: none: no verdict at %s (%s)" % (_at_n(none), NEEDS), True
-    raise InputError("no row compares a kernel with the baseline")
+        return "verdict: %s (%s)" % (_below(none), NEEDS), True
+    raise InputError("no row compares the series' kernel with the baseline")
+
+
+def _below(rows):
+    """"no verdict: 2 repetitions, below MIN_REPS" for rows without one."""
+    return "%s: %s repetitions, below MIN_REPS" % (NO_VERDICT, _at_n(rows)[len("n = "):])
 
 
 def fmt_table(rows, baseline):

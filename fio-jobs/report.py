@@ -32,10 +32,11 @@ from it with --part meter).
 gives it).  --from-json FILE prints, from such a JSON alone, the IOPS table
 (--part iops: what --text holds) or the meter's compact summary (--part
 meter: what --meter-summary holds): the cover letter reads these.
---verdict FILE..: one line over the IOPS rows of such JSONs, "verdict: met
-in N of N rows", "verdict: not met in N of M rows: ROW; ROW" (exit 3) or
-"verdict: none: no verdict at n = N" (fewer repetitions than stats.py's
-MIN_REPS); harness/compare-verdict.sh ends make compare with it.
+--verdict FILE..: one line over the IOPS rows of the series' kernel in
+such JSONs (not those of iops_table.py's ALTERNATIVES: rule-b), "verdict:
+met in N of N rows", "verdict: not met in N of M rows: ROW; ROW" (exit 3)
+or "verdict: no verdict: N repetitions, below MIN_REPS" (stats.py);
+harness/compare-verdict.sh ends make compare with it.
 --vm-clock TEXT says in the text what the guests' clock was (compare.sh).
 --out REPORTDIR: two kernels, VANILLA_DIR and PATCHED_DIR (one label each,
 the first the baseline): writes REPORTDIR/report.{txt,json,tsv} and prints

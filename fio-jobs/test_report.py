@@ -149,8 +149,8 @@ class TwoKernels(unittest.TestCase):
         self.assertNotIn("met in", res.stdout)
         res = run_report("--verdict", os.path.join(self.out, "report.json"))
         self.assertEqual((res.returncode, res.stdout),
-                         (0, "verdict: none: no verdict at n = 3 (a verdict needs 8 repetitions "
-                          "per kernel: fio-jobs/README.compare)\n"))
+                         (0, "verdict: no verdict: 3 repetitions, below MIN_REPS (a verdict needs 8 "
+                          "repetitions per kernel: fio-jobs/README.compare)\n"))
 
     def test_unknown_device_node(self):
         shutil.rmtree(self.tmp)
@@ -269,8 +269,8 @@ class RecordedGuest(unittest.TestCase):
                 self.assertIn("| no verdict (n = 2 < 8)", f.read())
             res = run_report("--verdict", js)
             self.assertEqual((res.returncode, res.stdout),
-                             (0, "verdict: none: no verdict at n = 2 (a verdict needs 8 "
-                              "repetitions per kernel: fio-jobs/README.compare)\n"))
+                             (0, "verdict: no verdict: 2 repetitions, below MIN_REPS (a verdict "
+                              "needs 8 repetitions per kernel: fio-jobs/README.compare)\n"))
         finally:
             shutil.rmtree(tmp)
 
@@ -287,7 +287,7 @@ class RecordedGuest(unittest.TestCase):
                              "report.json")
         res = run_report("--verdict", js, smoke)
         self.assertEqual((res.returncode, res.stdout),
-                         (3, want + " (3 more rows: no verdict at n = 2)\n"), res.stderr)
+                         (3, want + " (3 more rows: no verdict: 2 repetitions, below MIN_REPS)\n"), res.stderr)
         res = run_report("--from-json", js, "--part", "iops")
         self.assertIn("met in 2 of 4 rows.", res.stdout)
         res = run_report("--verdict", os.path.join(DATA, "iouring-r1.txt"))

@@ -69,6 +69,7 @@ bt_skip=""
 step ${bt_skip:+--may-skip "$bt_skip"} "blktests posting (applies to its base, blktests' make check) and table test" \
 	test/unit/test_blktests_posting.sh
 step "settings test (config.sh, config.example)" test/unit/test_config.sh
+step "make compare's verdict line (the series only, no verdict said)" test/unit/test_compare_verdict.sh
 step "plan test (typos refused before anything is built)" test/unit/test_plan.sh
 step "check.sh's expected skips (from the topology files)" test/unit/test_skip_expected.sh
 step "lint's own accounting test (skips, test counts)" test/unit/test_lint.sh
