@@ -31,8 +31,8 @@
 #   @FIO_SUMMARY@      the same JSON: report.py --part iops's verdict line
 #   @EVIDENCE@         the name of the evidence file (patches/evidence.txt)
 #   @HARNESS@          "the harness at HARNESS_URL" (its public URL), else
-#                      "the harness repository" (postings.sh write: a
-#                      placeholder for the poster)
+#                      "the harness repository": here only, for the
+#                      tracked letter and every posting (postings.sh)
 #   @SHORTLOG@         git shortlog of the SCSI posting's commits
 # evidence.txt: the placement table (placement-summary.sh --context),
 # allocating CPUs (out/alloc-cpus.summary, case 12, two-node and cpuless

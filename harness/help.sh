@@ -53,6 +53,7 @@ Target arguments (what to run, not how)
   COVER_COMPARE=   make export: smoke takes build/compare-smoke's figures
   COVER_ALLOW_NOT_MET=
                    make export: 1 writes the letter though an IOPS row is not met
+  HARNESS_URL=     make export: the harness's public URL, for the letters' @HARNESS@
   ORIG=            make check-upstream: upstream's linux-7.3.4.tar.xz
   BLKTESTS=        make blktests: a blktests checkout; BTESTS='block scsi' or
                    'scsi/013 ...' picks groups or tests; BTEXCLUDE= leaves

@@ -274,6 +274,9 @@ write() {
 	fills=$(mktemp -d)
 	trap 'rm -rf "$fills"' RETURN
 	plan > "$fills/POSTINGS"	# (builds with the placeholder: first)
+	# @HARNESS@: cover-letter.sh's, as in the tracked letter (one text).
+	[ -n "${HARNESS_URL:-}" ] ||
+		echo "postings: no HARNESS_URL: the letters name the harness without its address (make export HARNESS_URL=...)" >&2
 	build "$POSTER"
 	rm -rf "$out"; mkdir -p "$out"
 	for ((n = 0; n < ${#P_name[@]}; n++)); do
@@ -307,7 +310,6 @@ write() {
 		  cat "$fills/POSTINGS"; } > "$fills/ROUTING"
 		deps_text "$n" > "$fills/DEPENDS"
 		: > "$fills/SHORTLOG"
-		echo "the harness at ${HARNESS_URL:-[[POSTER: its public URL (HARNESS_URL=...)]]}" > "$fills/HARNESS"
 		body=$("$top/harness/cover-letter.sh" --body "$tmpl" "$fills")
 		subj=$(echo "$body" | sed -n '1s/^Subject: \[[^]]*\] //p')
 		body=$(echo "$body" | sed '1{/^Subject:/d}' | sed '1{/^$/d}')

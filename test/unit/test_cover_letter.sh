@@ -188,6 +188,19 @@ echo 2026-11-30T11:00:00Z-cccccccccccc > "$b/runs/patched-two-node/run-id"
 run --body "$top/patches/cover-letter.in" "$tmp/fills" && fail "--body accepted mixed runs"
 said "runs/patched-two-node/out/placement.tsv is from run 2026-11-30T11:00:00Z-cccccccccccc"
 
+# @HARNESS@: one text, cover-letter.sh's, in the tracked letter and every
+# posting's (postings.sh fills no @HARNESS@ of its own).
+fresh harness
+printf 'from @HARNESS@.\n' > "$tmp/harness.in"
+rm -rf "$tmp/fills"; mkdir -p "$tmp/fills"; echo 1 > "$tmp/fills/NPATCHES"
+run --body "$tmp/harness.in" "$tmp/fills" && [ "$(cat "$tmp/stdout")" = "from the harness repository." ] ||
+	fail "--body without HARNESS_URL: $(cat "$tmp/stdout")"
+HARNESS_URL=https://h.invalid/x run --body "$tmp/harness.in" "$tmp/fills" &&
+	[ "$(cat "$tmp/stdout")" = "from the harness at https://h.invalid/x." ] ||
+	fail "--body with HARNESS_URL: $(cat "$tmp/stdout")"
+! grep -n 'HARNESS"\|/HARNESS\b' "$top/harness/postings.sh" ||
+	fail "postings.sh fills @HARNESS@ itself: a second text beside cover-letter.sh's"
+
 # The kernel tree's refs (tag vanilla, branch patched): the shortlog and the
 # diffstat come from vanilla..patched of build/linux.
 fresh refs
