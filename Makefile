@@ -165,7 +165,7 @@ compare-rules: plan $(COMPARE_NEEDS) kernels kernels-rules
 	@$(H)/compare-verdict.sh build/compare-rules
 
 compare-rules-matrix: plan $(COMPARE_NEEDS) kernels kernels-rules
-	@RULES_REPS='$(RULES_REPS)' RULES_TARGETS='null_blk megaraid_sas ahci' $(H)/compare-rules-matrix.sh $(RULES_MATRIX)
+	@RULES_REPS='$(RULES_REPS)' RULES_TARGETS='$(RULES_TARGETS)' $(H)/compare-rules-matrix.sh $(RULES_MATRIX)
 
 # blktests is not in Debian's archive: CI cannot run these (blktests/README).
 # BTESTS='block scsi' or 'scsi/013 ...' picks groups or tests (default: all

@@ -4,7 +4,9 @@
 RULES_TOPO naming more than one (each topology's run in its own
 directory, rules.json of rules_report.py), in one table per question.
 
-    rules_matrix.py --topo-dir harness/topo [--text F] DIR [DIR..]
+    rules_matrix.py --topo-dir harness/topo [--text F] [--how TEXT] DIR [DIR..]
+
+--how: how the runs were made (the command), printed first.
 
 Kernels: vanilla, rule-a (the series: the only queue of a map on the tag
 set's node) and rule-b (the alternative of patches/alt/rule-b.patch: the
@@ -74,8 +76,13 @@ def load(d):
 
 
 def ratio(base, other):
-    """other / base with its CI from two lists, or None."""
-    return stats.ratio_ci95(base, other) if base and other else None
+    """other / base with its CI from two lists, or None; (0, 0, 0) when
+    every value of other is 0 (stats.ratio_ci95 takes logs)."""
+    if not base or not other:
+        return None
+    if all(v == 0 for v in other) and stats.mean(base) > 0:
+        return (0.0, 0.0, 0.0)
+    return stats.ratio_ci95(base, other)
 
 
 def fmt(rc, nd=2):
@@ -127,10 +134,14 @@ def rows(runs, topo_dir):
     return out
 
 
-def fmt_text(rs, runs):
+def fmt_text(rs, runs, how=""):
     series = sorted({" ".join(r["series"]) for r in rs})
-    out = ["# make compare-rules over %d topologies; the series measured: %s"
-           % (len(runs), "; ".join(series)),
+    reps = sorted({len(v) for r in rs for n in r["nodes"]
+                   for v in r["pernode"][n][1].values() if v})
+    out = (["# " + how] if how else []) + [
+           "# make compare-rules over %d topologies, %s repetitions per kernel;"
+           % (len(runs), ", ".join(map(str, reps))),
+           "# the series measured (commit tree): %s" % "; ".join(series),
            "# run ids: %s" % ", ".join("%s %s" % (j["topology"], j["run_id"]) for j in runs),
            "# rule-a: the series (the only queue of a map on the tag set's node);",
            "# rule-b: patches/alt/rule-b.patch (the node nearest most of the queue's CPUs).",
@@ -160,9 +171,10 @@ def fmt_text(rs, runs):
     lines = [[r["cpus"], "node %d (%s)" % (r["dev"], r["side"]), r["target"], r["metric"],
               fmt(r["equal"]), fmt(r["weighted"])] for r in rs]
     out += render_table(head, lines, 2)
-    out += ["", "For the changelog (%s; x/y: mean ratio [95%% CI]; < 1: fewer"
+    out += ["", "For the changelog (%s): remote accesses per I/O of the"
             % ", ".join(CHANGELOG_TARGETS),
-            "remote accesses per I/O for the first kernel named):", ""]
+            "submitters on each node, mean±95% CI half width over the guests;",
+            "rule-b/series: ratio [95% CI], below 1: rule-b has fewer.", ""]
     out += fmt_changelog(rs, CHANGELOG_TARGETS)
     return "\n".join(out) + "\n"
 
@@ -171,33 +183,66 @@ def fmt3(rc):
     return "%.2f [%.2f,%.2f]" % tuple(rc) if rc else "-"
 
 
+def fmt_mean(vals):
+    """mean±half width of its 95% CI, integers (counts per I/O)."""
+    if not vals:
+        return "-"
+    h = stats.ci95_half(vals) if len(vals) > 1 else None
+    return "%.0f" % stats.mean(vals) + ("±%.0f" % h if h is not None else "")
+
+
+def break_even(r):
+    """On two nodes, the CPU ratio node A : node B (A, B in order) at which
+    rule-b and rule-a have the same CPU-weighted mean, from the per-node
+    means, with the side on which rule-b has fewer: (ratio, "above" or
+    "below"), (None, "always"/"never"), or None on other than two nodes."""
+    if len(r["nodes"]) != 2:
+        return None
+    m = r["means"]
+    na, nb = r["nodes"]
+    if None in (m[ALT][na], m[SERIES][na], m[ALT][nb], m[SERIES][nb]):
+        return None
+    da = m[ALT][na] - m[SERIES][na]
+    db = m[ALT][nb] - m[SERIES][nb]
+    if da * db >= 0:
+        return (None, "always" if da + db < 0 else "never")
+    return (-db / da, "below" if da > 0 else "above")
+
+
 def fmt_changelog(rs, targets):
     """The table the rule's changelog quotes, under 73 columns: per
-    topology and target in TARGETS, per submitting node rule-a/vanilla
-    and rule-b/rule-a, then rule-b/rule-a summed (each node alike) and
-    weighted by the CPUs; a group's keys on its first row only."""
-    head = ["CPUs", "dev", "target", "submitters", "series/vanilla", "rule-b/series"]
+    topology and target in TARGETS, per submitting node the remote
+    accesses per I/O of each kernel (mean±95% CI half width), then
+    rule-b/rule-a summed over the nodes (each node alike) and weighted
+    by the CPUs, and the CPU ratio at which the two weigh the same."""
+    head = ["CPUs", "dev", "target", "submitters", "vanilla", "series", "rule-b"]
     groups = []
     for r in rs:
         if r["target"] not in targets:
             continue
         rows_ = []
-        for n in r["nodes"]:
-            rc, vals = r["pernode"][n]
-            rows_.append(["node %s" % n, fmt3(rc), fmt3(ratio(vals[SERIES], vals[ALT]))])
-        rows_.append(["all alike", "", fmt3(r["equal"])])
-        rows_.append(["by CPUs", "", fmt3(r["weighted"])])
-        groups.append([[r["cpus"], "%d" % r["dev"], r["target"]] + rows_[0]] +
-                      [["", "", ""] + x for x in rows_[1:]])
-    cells = [head] + [line for g in groups for line in g]
+        for i, n in enumerate(r["nodes"]):
+            vals = r["pernode"][n][1]
+            key = [r["cpus"], "%d" % r["dev"], r["target"]] if i == 0 else ["", "", ""]
+            rows_.append(key + ["node %s" % n] + [fmt_mean(vals[lb]) for lb in (REF, SERIES, ALT)])
+        text = ["rule-b/series: nodes alike %s, by CPUs %s" % (fmt3(r["equal"]), fmt3(r["weighted"]))]
+        be = break_even(r)
+        if be:
+            ratio_, side = be
+            text.append("rule-b has fewer by CPUs " + (
+                "at any ratio" if side == "always" else "at no ratio" if side == "never" else
+                "while node %s : node %s CPUs is %s %.2f" % (r["nodes"][0], r["nodes"][1], side, ratio_)))
+        groups.append((rows_, text))
+    cells = [head] + [c for g, _t in groups for c in g]
     w = [max(len(c[i]) for c in cells) for i in range(len(head))]
 
     def one(c):
         return "  ".join(x.ljust(wi) for x, wi in zip(c, w)).rstrip()
     out = [one(head)]
-    for g in groups:
+    for g, text in groups:
         out.append("")
         out += [one(c) for c in g]
+        out += ["  " + t for t in text]
     return out
 
 
@@ -205,6 +250,7 @@ def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--topo-dir", required=True)
     ap.add_argument("--text")
+    ap.add_argument("--how", default="")
     ap.add_argument("dirs", nargs="+", metavar="DIR")
     args = ap.parse_args()
     try:
@@ -215,7 +261,7 @@ def main():
     except InputError as e:
         print("rules_matrix.py: %s" % e, file=sys.stderr)
         return 1
-    text = fmt_text(rs, runs)
+    text = fmt_text(rs, runs, args.how)
     sys.stdout.write(text)
     if args.text:
         with open(args.text, "w", encoding="utf-8") as f:

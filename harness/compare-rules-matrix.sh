@@ -27,4 +27,5 @@ for topo in "$@"; do
 	dirs+=("$out/$topo")
 done
 echo
-python3 "$top/fio-jobs/rules_matrix.py" --topo-dir "$top/harness/topo" --text "$out/matrix.txt" "${dirs[@]}"
+python3 "$top/fio-jobs/rules_matrix.py" --topo-dir "$top/harness/topo" --text "$out/matrix.txt" \
+	--how "make compare-rules-matrix RULES_REPS=$reps RULES_TARGETS='$targets' RULES_MATRIX='$*'" "${dirs[@]}"
