@@ -227,7 +227,9 @@ def fmt_changelog(rs, targets):
             rows_.append(key + ["node %s" % n] + [fmt_mean(vals[lb]) for lb in (REF, SERIES, ALT)])
         text = ["rule-b/series: nodes alike %s, by CPUs %s" % (fmt3(r["equal"]), fmt3(r["weighted"]))]
         be = break_even(r)
-        if be:
+        if all(rc and rc[1] <= 1 <= rc[2] for rc in (r["equal"], r["weighted"])):
+            text.append("no difference resolved between rule-b and series")
+        elif be:
             ratio_, side = be
             text.append("rule-b has fewer by CPUs " + (
                 "at any ratio" if side == "always" else "at no ratio" if side == "never" else

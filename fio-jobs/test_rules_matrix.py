@@ -94,6 +94,13 @@ class Matrix(unittest.TestCase):
         self.assertIn(rm.fmt3(r["equal"]), text)
         self.assertIn("c0ffee tree0", text)
 
+    def test_same_placement_not_resolved(self):
+        self.kern["rule-b"] = {"0": [20.2, 20.0], "1": [20.1, 20.2]}
+        write_run(os.path.join(self.top, "e"), "t23", {"0": 2, "1": 3}, self.kern)
+        cl = rm.fmt_changelog(self.rows(("e",)), ("megaraid_sas",))
+        self.assertIn("  no difference resolved between rule-b and series", cl)
+        self.assertFalse(any("has fewer" in x for x in cl))
+
     def test_refuses_missing_kernel(self):
         del self.kern["rule-b"]
         write_run(os.path.join(self.top, "c"), "t21", {"0": 2, "1": 1}, self.kern)
