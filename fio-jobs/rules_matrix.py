@@ -37,7 +37,7 @@ SERIES, ALT, REF = "rule-a", "rule-b", "vanilla"
 METRIC = {"null_blk": ("remote_acc_k", "kernel")}
 DEFAULT_METRIC = ("obj_remote_acc", "objects")
 # The targets of the changelog's table (the others: the full tables).
-CHANGELOG_TARGETS = ("megaraid_sas",)
+CHANGELOG_TARGETS = ("megaraid_sas", "virtio_scsi")
 
 
 class InputError(Exception):
@@ -107,9 +107,9 @@ def rows(runs, topo_dir):
         dev = topo_facts(topo_dir, j["topology"])
         split = "+".join(str(cpus[n]) for n in nodes)
         devc = cpus.get(str(dev), 0)
-        side = ("larger" if devc > max(v for n, v in cpus.items() if n != str(dev)) else
-                "smaller" if devc < min(v for n, v in cpus.items() if n != str(dev)) else
-                "equal") if len(cpus) > 1 else "-"
+        others = [v for n, v in cpus.items() if n != str(dev)]
+        side = ("larger" if devc > max(others) else "smaller" if devc < max(others) else
+                "equal") if others else "-"
         for g in j["groups"]:
             if (g["job"], g["qd"]) != ("randread-4k", 32):
                 continue
@@ -171,9 +171,9 @@ def fmt_text(rs, runs, how=""):
     lines = [[r["cpus"], "node %d (%s)" % (r["dev"], r["side"]), r["target"], r["metric"],
               fmt(r["equal"]), fmt(r["weighted"])] for r in rs]
     out += render_table(head, lines, 2)
-    out += ["", "For the changelog (%s): remote accesses per I/O of the"
-            % ", ".join(CHANGELOG_TARGETS),
-            "submitters on each node, mean±95% CI half width over the guests;",
+    out += ["", "For the changelog (%s):" % ", ".join(CHANGELOG_TARGETS),
+            "remote accesses per I/O of the submitters on each node,",
+            "mean±95% CI half width over the guests;",
             "rule-b/series: ratio [95% CI], below 1: rule-b has fewer.", ""]
     out += fmt_changelog(rs, CHANGELOG_TARGETS)
     return "\n".join(out) + "\n"
