@@ -130,6 +130,7 @@ def rows(runs, topo_dir):
                 "weighted": ratio(ent[SERIES].get("wsum"), ent[ALT].get("wsum")),
                 "means": {lb: {n: (ent[lb]["nodes"].get(n) or {}).get("mean") for n in nodes}
                           for lb in ent},
+                "break_even": break_even(j, g["target"], key),
             })
     return out
 
@@ -191,22 +192,15 @@ def fmt_mean(vals):
     return "%.0f" % stats.mean(vals) + ("±%.0f" % h if h is not None else "")
 
 
-def break_even(r):
-    """On two nodes, the CPU ratio node A : node B (A, B in order) at which
-    rule-b and rule-a have the same CPU-weighted mean, from the per-node
-    means, with the side on which rule-b has fewer: (ratio, "above" or
-    "below"), (None, "always"/"never"), or None on other than two nodes."""
-    if len(r["nodes"]) != 2:
-        return None
-    m = r["means"]
-    na, nb = r["nodes"]
-    if None in (m[ALT][na], m[SERIES][na], m[ALT][nb], m[SERIES][nb]):
-        return None
-    da = m[ALT][na] - m[SERIES][na]
-    db = m[ALT][nb] - m[SERIES][nb]
-    if da * db >= 0:
-        return (None, "always" if da + db < 0 else "never")
-    return (-db / da, "below" if da > 0 else "above")
+def break_even(j, target, key):
+    """rules_report.py's break-even of rule-b against rule-a (its
+    rules.json: the CPU ratio node A : node B, two nodes only) as
+    (ratio, side), or None where it wrote none."""
+    for b in j.get("break_even", []):
+        if (b.get("pair") == [ALT, SERIES] and b.get("target") == target and
+                b.get("metric") == key and (b.get("job"), b.get("qd")) == ("randread-4k", 32)):
+            return (b.get("ratio"), b.get("side"))
+    return None
 
 
 def fmt_changelog(rs, targets):
@@ -226,7 +220,7 @@ def fmt_changelog(rs, targets):
             key = [r["cpus"], "%d" % r["dev"], r["target"]] if i == 0 else ["", "", ""]
             rows_.append(key + ["node %s" % n] + [fmt_mean(vals[lb]) for lb in (REF, SERIES, ALT)])
         text = ["rule-b/series: nodes alike %s, by CPUs %s" % (fmt3(r["equal"]), fmt3(r["weighted"]))]
-        be = break_even(r)
+        be = r["break_even"]
         if all(rc and rc[1] <= 1 <= rc[2] for rc in (r["equal"], r["weighted"])):
             text.append("no difference resolved between rule-b and series")
         elif be:

@@ -30,13 +30,13 @@ def entry(per_node, cpus):
                      for i in range(len(reps))]}
 
 
-def write_run(d, topo, cpus, kernels, target="megaraid_sas", key="obj_remote_acc"):
+def write_run(d, topo, cpus, kernels, target="megaraid_sas", key="obj_remote_acc", be=None):
     os.makedirs(d)
     groups = [{"target": target, "job": "randread-4k", "qd": 32,
                "kernels": {lb: {key: entry(v, cpus)} for lb, v in kernels.items()}}]
     with open(os.path.join(d, "rules.json"), "w") as f:
         json.dump({"run_id": "r-" + topo, "topology": topo, "node_cpus": cpus,
-                   "groups": groups}, f)
+                   "groups": groups, "break_even": be or []}, f)
     with open(os.path.join(d, "series-commit"), "w") as f:
         f.write("c0ffee tree0\n")
 
@@ -100,6 +100,16 @@ class Matrix(unittest.TestCase):
         cl = rm.fmt_changelog(self.rows(("e",)), ("megaraid_sas",))
         self.assertIn("  no difference resolved between rule-b and series", cl)
         self.assertFalse(any("has fewer" in x for x in cl))
+
+    def test_break_even_from_rules_report(self):
+        be = [{"pair": ["rule-b", "rule-a"], "target": "megaraid_sas", "job": "randread-4k",
+               "qd": 32, "metric": "obj_remote_acc", "ratio": 1.25, "side": "above"},
+              {"pair": ["rule-b", "vanilla"], "target": "megaraid_sas", "job": "randread-4k",
+               "qd": 32, "metric": "obj_remote_acc", "ratio": 9.0, "side": "below"}]
+        write_run(os.path.join(self.top, "f"), "t21", {"0": 2, "1": 1}, self.kern, be=be)
+        cl = rm.fmt_changelog(self.rows(("f",)), ("megaraid_sas",))
+        self.assertIn("  rule-b has fewer by CPUs while node 0 : node 1 CPUs is above 1.25", cl)
+        self.assertFalse(any("9.00" in x for x in cl))
 
     def test_refuses_missing_kernel(self):
         del self.kern["rule-b"]

@@ -57,7 +57,7 @@ step "SPDX line in every source file" harness/spdx-check.sh
 step "Python unit tests of lib/ and harness/ (placement.py, cpulist.py against cpulist.sh, keep-notes.py, lint-series' notes.py)" \
 	unittests test/unit test_placement:16 test_cpulist:4 test_keep_notes:3 test_notes:3
 step "fio-jobs unit tests (stats.py, reports, meter)" \
-	unittests fio-jobs test_stats:17 test_report:14 test_meter_report:15 test_rules_report:6 test_rules_matrix:7 test_scan_report:4
+	unittests fio-jobs test_stats:17 test_report:14 test_meter_report:15 test_rules_report:6 test_rules_matrix:8 test_scan_report:4
 step "kernel-log judge test" test/unit/test_kmsg.sh
 step "shutdown judge test" test/unit/test_poweroff.sh
 step "figures in the patches, each in its table" test/unit/test_patch_figures.sh
