@@ -53,9 +53,17 @@ cp "$top/build/cover-letter/0000-cover-letter.patch" "$top/build/cover-letter/ev
 echo "export: patches/0000-cover-letter.patch and patches/evidence.txt (its full tables; from build/cover-letter/)"
 # The queue-node rules over the topologies (make compare-rules-matrix),
 # which the rule's changelog quotes.
+# With its inputs in patches/run-data/rules-matrix/, from which make lint
+# regenerates it (test/unit/test_run_data.sh).
 if [ -f "$top/build/rules-matrix/matrix.txt" ]; then
-	cp "$top/build/rules-matrix/matrix.txt" "$top/patches/evidence-rules.txt"
-	echo "export: patches/evidence-rules.txt (from build/rules-matrix/matrix.txt)"
+	m=$top/build/rules-matrix rd=$top/patches/run-data/rules-matrix
+	rm -rf "$rd"
+	for t in $(sed -n "1s/.*RULES_MATRIX='\([^']*\)'.*/\1/p" "$m/matrix.txt"); do
+		mkdir -p "$rd/$t"
+		cp "$m/$t/rules.json" "$m/$t/series-commit" "$rd/$t/"
+	done
+	cp "$m/matrix.txt" "$top/patches/evidence-rules.txt"
+	echo "export: patches/evidence-rules.txt (from build/rules-matrix/matrix.txt) and its inputs in patches/run-data/rules-matrix/"
 fi
 # The postable series, only for a named poster.
 if [ -z "${POSTER:-}" ]; then
