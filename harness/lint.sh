@@ -30,7 +30,7 @@ bg_step "check.sh's accounting test (stand-in guests)" test/unit/test_check_summ
 # Mostly waiting on its stand-in fio: beside the others too.
 bg_step "background fio helper test (progress required)" test/unit/test_fio_bg.sh
 shell=(harness/*.sh harness/lint-series/*.sh harness/guest-init harness/guest-compare harness/guest-scan lib/*.sh
-       test/run-cases test/cases/* test/unit/*.sh test/meta/*.sh test/meta/cases/* fio-jobs/run.sh .ci/run
+       test/run-cases test/cases/* test/unit/*.sh test/meta/*.sh test/meta/cases/* fio-jobs/*.sh .ci/run
        qemu-plugin/*.sh qemu-plugin/kat/run.sh qemu-plugin/kat/guest-run
        blktests/run.sh blktests/guest-run blktests/posting.sh)
 if command -v shellcheck >/dev/null; then

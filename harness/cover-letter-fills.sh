@@ -1,0 +1,239 @@
+# SPDX-License-Identifier: GPL-2.0
+# shellcheck shell=bash
+# cover-letter-fills.sh, sourced by cover-letter.sh once it has accepted
+# the inputs: the functions writing each @NAME@ fill and evidence.txt,
+# from the runs and files it found (cmp, check_id, check_runs ...).
+# shellcheck disable=SC2154	# cover-letter.sh's variables
+
+# none WHAT: what the letter says for a figure it cannot give (missing[]
+# names the missing inputs on stderr).
+none() { echo "(not measured: $1)" | fold -s -w 70 | sed 's/ *$//; s/^/  /; 2,$s/^/  /'; }
+# when ID: the date of a run id, "YYYY-MM-DD HH:MM UTC".
+when() { local d=${1%%Z-*}; echo "${d:0:10} ${d:11:5} UTC"; }
+kernel_source() { awk -F'\t' '$1 == "kernel_source" { print $2 }' "$summary"; }
+# wrap: stdin folded for a mail (72 columns), each line indented by $1.
+wrap() { fold -s -w $((72 - ${#1})) | sed "s/ *\$//; s/^/$1/"; }
+placement_source() {
+	if [ -n "$check_id" ]; then
+		echo "From make check of $(when "$check_id"), run id $check_id, on $(kernel_source); objects on the host's node:" | wrap ""
+	else none "make check: $(rel "$summary")"; fi
+}
+# The runs of make check that wrote a placement.tsv.
+placement_dirs() {
+	local name topo
+	while read -r name topo; do
+		[ -f "$runs/$name/out/placement.tsv" ] && echo "$runs/$name"
+	done < <(check_runs)
+}
+placement_summary() {
+	local dirs=()
+	mapfile -t dirs < <(placement_dirs)
+	[ ${#dirs[@]} -gt 0 ] || { none "no placement.tsv in the runs of make check"; return; }
+	local d
+	for d in "${dirs[@]}"; do awk -v r="${d##*/}" -F'\t' '{ print r "\t" $0 }' "$d/out/placement.tsv"; done |
+		awk -F'\t' '{ k = $2; if (!(k in all)) order[++n] = k
+			on[k] += $7; all[k] += $8; if (!((k, $1) in seen)) { seen[k, $1] = 1; runs[k]++ }
+			if (!((k, $3, $4) in ctx)) { ctx[k, $3, $4] = 1; nctx[k]++ } }
+			END { for (i = 1; i <= n; i++) { k = order[i]
+				printf "  %-8s %d of %d objects (%.1f%%), %d run%s, %d context%s\n", k, on[k], all[k],
+					all[k] ? 100 * on[k] / all[k] : 0, runs[k], runs[k] == 1 ? "" : "s",
+					nctx[k], nctx[k] == 1 ? "" : "s" } }'
+}
+check_total() {
+	[ -f "$summary" ] || { none "make check: $(rel "$summary")"; return; }
+	awk -F'\t' '$1 == "kat" { kat = $2 }
+		$1 == "total" { t = sprintf("%d cases passed, %d failed, %d skipped, %d reported; %d run checks passed, %d failed", $2, $3, $4, $5, $6, $7) }
+		END { print "Checks: " t "; meter known-answer test: " kat "." }' "$summary" | wrap "  "
+}
+# compare_run: the comparison's run, for the letter.
+compare_run() { echo "($cmp_what of $(when "$cmp_id"), run id $cmp_id)" | wrap "  "; }
+# report_part iops|meter: report.py's table from report.json, made once
+# (the letter uses the IOPS table twice); call it outside $(...) first,
+# or the table is made in a subshell and not kept.
+declare -A report_parts=()
+report_part() {
+	[ -n "${report_parts[$1]+set}" ] ||
+		report_parts[$1]=$(python3 "$top/fio-jobs/report.py" --from-json "$cmp/report.json" --part "$1")
+	printf '%s\n' "${report_parts[$1]}"
+}
+fio_summary() {
+	if [ ! -f "$cmp/report.json" ]; then none "$cmp_what: $(rel "$cmp/report.json")"; return; fi
+	local t
+	report_part iops > /dev/null
+	t=$(report_part iops | grep -m 1 '^No regression')
+	[ -n "$t" ] || { none "no verdict line in report.py's IOPS table"; return; }
+	echo "$t" | wrap "  "
+	compare_run
+}
+# meter_summary: per target, the patched/vanilla ratio of the kernel's
+# remote accesses and misses per I/O and of those to the SCSI objects,
+# summed over the CPU nodes (meter_metrics.split_sums, as report.py's
+# split tables), with the 95% CI where there are repetitions.
+meter_summary() {
+	if [ ! -f "$cmp/report.json" ]; then none "$cmp_what: $(rel "$cmp/report.json")"; return; fi
+	local t
+	t=$(PYTHONPATH="$top/fio-jobs" python3 - "$cmp/report.json" <<'PY'
+import json
+import sys
+from iops_table import rejudge
+from meter_metrics import OBJ_SPLIT_COLS, SPLIT_COLS, split_sums
+doc = json.load(open(sys.argv[1]))
+rows, base = doc["rows"], doc["baseline"]
+if not doc.get("have_meter", True):
+    sys.exit(0)
+rejudge(rows, base)
+out = {}
+# The accesses only, one line a target: the misses (an LLC model) and
+# every spread are in evidence.txt's full tables.
+for cols, what in ((SPLIT_COLS, "acc"), (OBJ_SPLIT_COLS, "SCSI obj acc")):
+    _sums, ratios, spread = split_sums(rows, base, cols)
+    for (g, label), r in ratios.items():
+        cells = out.setdefault((g.name(), label), [])
+        for k, w in ((cols[2], what),):
+            if r[k] is None:
+                continue
+            ci = spread.get((g, label), {}).get(k, (None, None))[1]
+            cells.append("%s x%.2f" % (w, r[k]) + (" [%.2f, %.2f]" % tuple(ci) if ci else ""))
+for (name, label), cells in out.items():
+    print("%s%s: %s" % (name, "" if label == "patched" else " (%s)" % label, "; ".join(cells)))
+PY
+) || { none "the meter's sums could not be read from $(rel "$cmp/report.json")"; return; }
+	[ -n "$t" ] || { none "$cmp_what of $(when "$cmp_id") (run $cmp_id) ran without the meter"; return; }
+	echo "$t" | while IFS= read -r l; do echo "$l" | wrap "  " | sed '2,$s/^/  /'; done
+}
+placement() {
+	local dirs=() name topo
+	while read -r name topo; do
+		[ -f "$runs/$name/out/placement.tsv" ] && dirs+=("$runs/$name")
+	done < <(check_runs)
+	[ ${#dirs[@]} -gt 0 ] || { none "no placement.tsv in the runs of make check"; return; }
+	"$top/harness/placement-summary.sh" --context "${dirs[@]}"
+}
+alloc_cpus() {
+	local name topo found=""
+	while read -r name topo; do
+		case $topo in two-node|cpuless) ;; *) continue ;; esac
+		[ -f "$runs/$name/out/alloc-cpus.summary" ] || continue
+		found=1
+		echo "  $name"
+		sed 's/^/    /' "$runs/$name/out/alloc-cpus.summary"
+	done < <(check_runs)
+	[ -n "$found" ] || none "make check, topologies two-node and cpuless (case 12)"
+}
+# compare_part iops|meter: the table from report.json, with its run.
+compare_part() {
+	if [ ! -f "$cmp/report.json" ]; then none "$cmp_what: $(rel "$cmp/report.json")"; return; fi
+	local t
+	report_part "$1" > /dev/null
+	t=$(report_part "$1")
+	if [ -z "$t" ]; then none "$cmp_what of $(when "$cmp_id") (run $cmp_id) ran without the meter"; return; fi
+	echo "  ($cmp_what of $(when "$cmp_id"), run id $cmp_id)"
+	echo "$t" | sed 's/^/  /; s/ *$//'
+}
+fio_table() { compare_part iops; }
+meter() { compare_part meter; }
+check_summary() {
+	[ -f "$summary" ] || { none "make check: $(rel "$summary")"; return; }
+	awk -F'\t' -v id="$check_id" -v src="$(awk -F'\t' '$1 == "kernel_source" { print $2 }' "$summary")" '
+		function counts(i) {	# the cases, then the checks of the runs themselves
+			return sprintf("%d cases passed, %d failed, %d skipped, %d reported; %d run checks passed, %d failed",
+				$i, $(i + 1), $(i + 2), $(i + 3), $(i + 4), $(i + 5)) }
+		$1 == "run" { printf "  %-26s %s\n", $2, counts(7) }
+		$1 == "kat" { kat = $2 }
+		$1 == "total" { total = counts(2) }
+		END { print "  meter known-answer test: " kat
+		      print "  check: " total; print "  (run id " id ", " src ")" }' "$summary"
+}
+maintainers() {
+	local p gm=$tree/scripts/get_maintainer.pl
+	[ -x "$gm" ] || { none "no $(rel "$gm")"; return; }
+	while read -r p; do
+		[ -n "$p" ] || continue
+		echo "  $(sed -n 's/^Subject: \[PATCH[^]]*\] //p' "$top/patches/$p" | head -n 1)"
+		(cd "$tree" && "$gm" --no-git --no-git-fallback --no-rolestats "$top/patches/$p" 2>/dev/null) |
+			sed 's/^/      /' | head -n 12
+	done < "$top/patches/series"
+}
+postings() {
+	if [ "$build" != "$top/build" ] || [ ! -d "$tree/.git" ]; then none "no kernel tree $(rel "$tree") (make tree)"
+	else "$top/harness/postings.sh" plan 2>/dev/null || none "postings.sh plan failed"; fi
+}
+# The base, from make check-upstream's last result, if it was for this series.
+base() {
+	local r=$build/check-upstream/result series kind
+	series=$(git -C "$tree" rev-parse -q --verify patched 2>/dev/null || true)
+	if [ ! -f "$r" ] || [ "$(sed -n 's/^series: //p' "$r")" != "$series" ]; then
+		base_record
+		return
+	fi
+	kind=$(sed -n 's/^base: \([a-z]*\) .*/\1/p' "$r")
+	if [ "$kind" = debian ]; then
+		echo "The base is Linux 7.3.4 as released, without Debian's patches:"
+		echo "Debian's linux_7.3.4.orig.tar.xz, which is upstream's 7.3.4 less the"
+		echo "files Debian's copyright file excludes (none in block/, drivers/scsi,"
+		echo "drivers/ata, drivers/pci or include/).  Checked there on"
+		echo "$(sed -n 's/^date: //p' "$r") (make check-upstream, \"$(sed -n 's/^make: //p' "$r")\"):"
+	else
+		echo "Checked on a tarball that is not Debian's orig tarball:"
+		echo "$(sed -n 's/^base: //p' "$r")"
+		echo "Checked there on $(sed -n 's/^date: //p' "$r") (make check-upstream):"
+	fi
+	sed -n 's/^posting \(.*\)/  - \1/p; s/^all: /  - all postings in order: /p' "$r" |
+		sed 's/\(.\{72\}\) /\1\n      /'
+	grep -q '^failures: 0$' "$r" || echo "make check-upstream reported failures (build/check-upstream/result)."
+}
+# base_record: the base from patches/base.txt's verdicts, counted.
+base_record() {
+	local f=$top/patches/base.txt up nf new
+	[ -f "$f" ] || { none "no $(rel "$f")"; return; }
+	up=$(grep -c '^upstream ' "$f") nf=$(grep -c '^not-found ' "$f") new=$(grep -c '^new ' "$f")
+	echo "Linux 7.3.4 as Debian ships it ($(sed -n 's/^# Base: .*Debian.s \(linux-source-[^ ]*\)$/\1/p' "$f") $(sed -n 's/^# \([0-9][^ ]*\) (\(.*\)): upstream.*/\1/p' "$f")).  Of the $((up + nf + new)) files the series changes, $up are byte-identical to blobs in upstream patch mail, $nf were not found in the index searched, $new are new; Debian's changelog has no change of its own to any of them.  Evidence, blob by blob: patches/base.txt." | wrap ""
+}
+# The SCSI posting's commits (postings.sh groups), else vanilla..patched.
+scsi_commits() {
+	if [ "$build" = "$top/build" ] && [ -d "$tree/.git" ] &&
+		"$top/harness/postings.sh" groups > "$fills/.groups" 2>/dev/null; then
+		awk '$1 ~ /-scsi$/ { print $2 }' "$fills/.groups"
+	elif [ -d "$tree/.git" ]; then
+		git -C "$tree" rev-list --reverse vanilla..patched
+	fi
+}
+shortlog() {
+	[ -d "$tree/.git" ] || return 0
+	local cs=()
+	mapfile -t cs < <(scsi_commits)
+	[ ${#cs[@]} -gt 0 ] || return 0
+	git -C "$tree" log --no-walk=unsorted --format='%an%n%s' "${cs[@]}" 2>/dev/null |
+		awk 'NR % 2 { a = $0; next } { n[a]++; s[a] = s[a] "    " $0 "\n"; if (!(a in o)) ord[++k] = a; o[a] = 1 }
+			END { for (i = 1; i <= k; i++) printf "%s (%d):\n%s\n", ord[i], n[ord[i]], s[ord[i]] }' |
+		sed '${/^$/d}' | cut -c1-78
+}
+evidence_file() {
+	echo "Evidence for the cover letter $(basename "$out"): the full tables it"
+	echo "summarises, written by harness/cover-letter.sh from the same data."
+	echo
+	echo "Placement (make check)"
+	placement_source
+	placement
+	echo
+	echo "Which CPU ran the allocations (SLUB allocation tracking, slub_debug=U)"
+	alloc_cpus
+	echo
+	echo "Remote accesses and misses per I/O (make compare, the QEMU meter)"
+	meter
+	echo
+	echo "fio in the guests: no-regression check"
+	fio_table
+	echo
+	echo "make check, per run"
+	check_summary
+	echo
+	echo "scripts/get_maintainer.pl, per patch"
+	maintainers
+	echo
+	echo "diffstat of the series"
+	[ ! -d "$tree/.git" ] || git -C "$tree" diff --stat=72 vanilla patched | sed 's/^/ /'
+}
+npatches() { local c; c=$(scsi_commits | wc -l); [ "$c" -gt 0 ] && echo "$c" || echo "$n"; }
+evidence() { echo "patches/evidence.txt"; }
+harness_url() { if [ -n "${HARNESS_URL:-}" ]; then echo "the harness at $HARNESS_URL"; else echo "the harness repository"; fi; }
