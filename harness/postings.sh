@@ -45,7 +45,7 @@ die() { echo "postings: $*" >&2; exit 1; }
 g() { git -C "$tree" "$@"; }
 r() { git -C "$repo" "$@"; }
 
-# name | subject pattern (ERE) | version | To: MAINTAINERS section[~M: filter] ... | Cc: the same
+# name | subject pattern (ERE) | version (1, or rfc: an RFC v1) | To: MAINTAINERS section[~M: filter] ... | Cc: the same
 # To gets the section's M: lines (those matching the filter) and its L:
 # lines; Cc adds the patches' own Cc: trailers.  An entry with an "@" is
 # an address as it stands ("Name <addr>").  Every posting is v1: none of
@@ -64,6 +64,7 @@ table=(
 	"sdebug-fix|^scsi: scsi_debug: Report a failed add_host|1|SCSI SUBSYSTEM~Martin K. Petersen|"
 	"megaraid-fix|^scsi: megaraid_sas: Do not confine high IOPS queues|1|MEGARAID SCSI/SAS DRIVERS|SCSI SUBSYSTEM~Martin K. Petersen"
 	"blk-mq|^(blk-mq)?(ublk)?: |1|BLOCK LAYER|SCSI SUBSYSTEM~Martin K. Petersen"
+	"blk-mq-rfc|^blk-mq: keep a single hardware queue on the tag set|rfc|BLOCK LAYER|SCSI SUBSYSTEM~Martin K. Petersen"
 	"pci|^PCI: |1|PCI SUBSYSTEM|"
 	"ata|^ata: |1|LIBATA SUBSYSTEM (Serial and Parallel ATA drivers)|SCSI SUBSYSTEM~Martin K. Petersen,SCSI LIBSAS SUBSYSTEM"
 	"scsi|.|1|SCSI SUBSYSTEM~Martin K. Petersen|BLOCK LAYER,$drivers,$broadcom"
@@ -78,12 +79,25 @@ tipc=$(g rev-parse --verify -q "$rev^{commit}") || die "no commit $rev in $tree"
 
 groups() {
 	local c s t name pat n=0 hit
-	declare -A seen=()
+	declare -A seen=() owner=()
+	# An RFC posting claims its commits first: it follows the posting it
+	# builds on in the table, whose pattern would take them.
+	for t in "${table[@]}"; do
+		[ "$(field "$t" 3)" = rfc ] || continue
+		name=$(field "$t" 1) pat=$(field "$t" 2)
+		while read -r c s; do
+			[[ $s =~ $pat ]] && [ -z "${owner[$c]:-}" ] && owner[$c]=$name
+		done < <(g log --reverse --format='%H %s' "$basec..$tipc")
+	done
 	for t in "${table[@]}"; do
 		name=$(field "$t" 1) pat=$(field "$t" 2) hit=""
 		while read -r c s; do
 			[ -z "${seen[$c]:-}" ] || continue
-			[[ $s =~ $pat ]] || continue
+			if [ -n "${owner[$c]:-}" ]; then
+				[ "${owner[$c]}" = "$name" ] || continue
+			else
+				[[ $s =~ $pat ]] || continue
+			fi
 			[ -n "$hit" ] || { n=$((n + 1)); hit=1; }
 			seen[$c]=1
 			echo "$n-$name $c $s"
@@ -208,7 +222,7 @@ template_of() {
 }
 prefix_of() { # N-NAME
 	local v; v=$(version_of "$1")
-	if [ "$v" = 1 ]; then echo "PATCH"; else echo "PATCH v$v"; fi
+	case $v in 1) echo "PATCH" ;; rfc) echo "RFC PATCH" ;; *) echo "PATCH v$v" ;; esac
 }
 
 plan() {
@@ -290,8 +304,8 @@ write() {
 				r log -1 --format=%B "$c" | sed -n 's/^Cc:[[:space:]]*//p'
 			done; } | uniq_addrs <(echo "$to") || true)
 		pre=$(prefix_of "$name")
-		vflag=(--subject-prefix=PATCH)
-		[ "$(version_of "$name")" = 1 ] || vflag=(--reroll-count="$(version_of "$name")")
+		vflag=(--subject-prefix="$pre")
+		case $(version_of "$name") in 1|rfc) ;; *) vflag=(--reroll-count="$(version_of "$name")") ;; esac
 		cover=()
 		[ "${P_commits[$n]}" = 1 ] || cover=(--cover-letter)
 		mapfile -t toargs < <(echo "$to" | sed 's/^/--to=/')
