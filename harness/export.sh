@@ -13,7 +13,8 @@
 # met (make export COVER_ALLOW_NOT_MET=1 writes it), figures of another
 # series than build/linux's patched (cover-letter.sh, "Runs").
 #
-# Then, with POSTER="Name <address>" (make export POSTER=...), the postable
+# Then, with POSTER="Name <address>" and HARNESS_URL (make export
+# POSTER=... HARNESS_URL=...), the postable
 # series under build/postings/<n>-<name>/ (harness/postings.sh): the
 # poster as author and in Signed-off-by, To:/Cc:, base-commit (BASE_COMMIT=
 # the upstream v7.3.4 commit id), cover letters.  Without POSTER it writes
@@ -69,7 +70,7 @@ fi
 if [ -z "${POSTER:-}" ]; then
 	rm -rf "$top/build/postings"
 	echo "export: no POSTER: postable series NOT written (patches/ is exported; it keeps the placeholder author)." >&2
-	echo "export: to write build/postings/: make export POSTER='Your Name <you@example.org>' [BASE_COMMIT=<v7.3.4 commit id>] BLKTESTS_REPO=<a blktests clone>" >&2
+	echo "export: to write build/postings/: make export POSTER='Your Name <you@example.org>' HARNESS_URL=<this repository's public URL> [BASE_COMMIT=<v7.3.4 commit id>] BLKTESTS_REPO=<a blktests clone>" >&2
 	exit 3
 fi
 "$top/harness/postings.sh" write "$top/build/postings"

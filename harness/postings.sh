@@ -12,7 +12,8 @@
 #   postings.sh plan        the postings, their routing and whether each
 #                           applies to base on its own (text for the cover
 #                           letters, @POSTINGS@)
-#   postings.sh write OUT   (POSTER="Name <addr>" required) the postable
+#   postings.sh write OUT   (POSTER="Name <addr>" and HARNESS_URL, the
+#                           harness's public URL, required) the postable
 #                           series under OUT/<n>-<name>/: git format-patch
 #                           output with the poster as author and in
 #                           Signed-off-by, To:/Cc:, base-commit, and the
@@ -288,9 +289,10 @@ write() {
 	fills=$(mktemp -d)
 	trap 'rm -rf "$fills"' RETURN
 	plan > "$fills/POSTINGS"	# (builds with the placeholder: first)
-	# @HARNESS@: cover-letter.sh's, as in the tracked letter (one text).
+	# @HARNESS@: the letters send readers to the harness's make host-check
+	# and fio-jobs/run.sh, which they cannot reach without its address.
 	[ -n "${HARNESS_URL:-}" ] ||
-		echo "postings: no HARNESS_URL: the letters name the harness without its address (make export HARNESS_URL=...)" >&2
+		die "no HARNESS_URL: the letters would name the harness without its address (make export HARNESS_URL=https://...)"
 	build "$POSTER"
 	rm -rf "$out"; mkdir -p "$out"
 	for ((n = 0; n < ${#P_name[@]}; n++)); do
