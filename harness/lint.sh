@@ -9,7 +9,8 @@
 # inputs, the cpulist parsers, the settings, the plan, check.sh's and
 # lint's own accounting); the case runner on fake cases (test/meta/); the
 # prose and commit subjects (test/unit/test_prose.sh); the rule table
-# against its committed run data (test/unit/test_run_data.sh); every topology file
+# against its committed run data (test/unit/test_run_data.sh); the base
+# record's file list (test/unit/test_base_files.sh); every topology file
 # sourced and checked for the fields vm.sh and the cases need; every guest
 # case under set -u.  Exit 1 on any finding, and on a skipped step that
 # did not declare its skip (harness/lint-lib.sh).
@@ -63,6 +64,7 @@ step "kernel-log judge test" test/unit/test_kmsg.sh
 step "shutdown judge test" test/unit/test_poweroff.sh
 step "figures in the patches, each in its table" test/unit/test_patch_figures.sh
 step "the rule table regenerated from its committed run data" test/unit/test_run_data.sh
+step "patches/base.txt names the files the patches change" test/unit/test_base_files.sh
 step "cpulist parser test" test/unit/test_cpulist.sh
 # The posting needs a blktests repository: without one named (CI has no
 # network), its skip is expected; with one, it must run.
