@@ -227,13 +227,17 @@ prefix_of() { # N-NAME
 }
 
 plan() {
-	local n name t to cc deps cnt pre subj alldeps=""
+	local n name t to cc tol ccl deps cnt pre subj alldeps=""
 	build "$placeholder"
 	for ((n = 0; n < ${#P_name[@]}; n++)); do
 		name=${P_name[$n]} cnt=${P_commits[$n]}
 		t=$(entry_of "$name")
 		pre=$(prefix_of "$name")
-		to=$(route "$(field "$t" 4)" | sed 's/ <.*//; s/"//g' | paste -sd, - | sed 's/,/, /g' |
+		# Names once each; Cc without what To has (as write sends them).
+		tol=$(route "$(field "$t" 4)" | sed 's/ <.*//; s/"//g' | awk '!s[$0]++')
+		ccl=$(route "$(field "$t" 5)" | sed 's/ <.*//; s/"//g' |
+			awk 'NR == FNR { s[$0] = 1; next } !s[$0]++' <(echo "$tol") -)
+		to=$(echo "$tol" | paste -sd, - | sed 's/,/, /g' |
 			fold -s -w 64 | sed 's/ *$//; 2,$s/^/         /')
 		deps=${P_deps[$n]}
 		if [ "$cnt" = 1 ]; then
@@ -245,7 +249,7 @@ plan() {
 			echo "  $((n + 1)). [$pre $(printf "%0${#cnt}d/%d" 0 "$cnt")] $subj"
 		fi
 		echo "     To: $to"
-		cc=$(route "$(field "$t" 5)" | sed 's/ <.*//; s/"//g' | paste -sd, - | sed 's/,/, /g' |
+		cc=$(echo "$ccl" | sed '/^$/d' | paste -sd, - | sed 's/,/, /g' |
 			fold -s -w 64 | sed 's/ *$//; 2,$s/^/         /')
 		[ -z "$cc" ] || echo "     Cc: $cc"
 		[ -z "$deps" ] || { echo "     Applies only after $(echo "$deps" | sed 's/ /, /g')."; alldeps=1; }
