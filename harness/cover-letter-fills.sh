@@ -35,7 +35,9 @@ placement_summary() {
 			on[k] += $7; all[k] += $8; if (!((k, $1) in seen)) { seen[k, $1] = 1; runs[k]++ }
 			if (!((k, $3, $4) in ctx)) { ctx[k, $3, $4] = 1; nctx[k]++ } }
 			END { for (i = 1; i <= n; i++) { k = order[i]
-				printf "  %-8s %d of %d objects (%.1f%%), %d run%s, %d context%s\n", k, on[k], all[k],
+				# make host-check run in a guest: its kernel is named host-RELEASE.
+				l = k ~ /^host-/ ? "make host-check (" substr(k, 6) ")" : k
+				printf "  %-8s %d of %d objects (%.1f%%), %d run%s, %d context%s\n", l, on[k], all[k],
 					all[k] ? 100 * on[k] / all[k] : 0, runs[k], runs[k] == 1 ? "" : "s",
 					nctx[k], nctx[k] == 1 ? "" : "s" } }'
 }
@@ -154,8 +156,15 @@ maintainers() {
 			sed 's/^/      /' | head -n 12
 	done < "$top/patches/series"
 }
+# own_tree: $tree is build/linux, the tree postings.sh reads (also through
+# COVER_BUILD/linux as a link to it: lint-series' letter step); not a
+# test's stand-in tree.
+own_tree() {
+	[ -d "$tree/.git" ] && [ -d "$top/build/linux" ] &&
+		[ "$(cd "$tree" && pwd -P)" = "$(cd "$top/build/linux" && pwd -P)" ]
+}
 postings() {
-	if [ "$build" != "$top/build" ] || [ ! -d "$tree/.git" ]; then none "no kernel tree $(rel "$tree") (make tree)"
+	if ! own_tree; then none "no kernel tree $(rel "$tree") (make tree)"
 	else "$top/harness/postings.sh" plan 2>/dev/null || none "postings.sh plan failed"; fi
 }
 # The base, from make check-upstream's last result, if it was for this series.
@@ -191,7 +200,7 @@ base_record() {
 }
 # The SCSI posting's commits (postings.sh groups), else vanilla..patched.
 scsi_commits() {
-	if [ "$build" = "$top/build" ] && [ -d "$tree/.git" ] &&
+	if own_tree &&
 		"$top/harness/postings.sh" groups > "$fills/.groups" 2>/dev/null; then
 		awk '$1 ~ /-scsi$/ { print $2 }' "$fills/.groups"
 	elif [ -d "$tree/.git" ]; then

@@ -64,7 +64,10 @@ case ${1:-} in
 esac
 runs=$build/runs
 summary=$build/check/summary.tsv
-rel() { echo "${1#"$top"/}"; }
+# rel PATH: PATH as the letter and messages name it: under the build
+# directory (build/, or COVER_BUILD's) as build/..., so that a letter
+# regenerated from copied inputs (lint-series' letter step) says the same.
+rel() { case $1 in "$build"/*) echo "build/${1#"$build"/}" ;; *) echo "${1#"$top"/}" ;; esac; }
 missing=()
 
 # --- the inputs and their runs ----------------------------------------------

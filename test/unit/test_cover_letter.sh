@@ -168,7 +168,7 @@ fresh not-met
 cp "$top/fio-jobs/test_data/report-not-met.json" "$b/compare/report.json"
 if run "$out"; then fail "a report with rows not met accepted"
 else
-	said "refused: $b/compare/report.json: verdict: not met in 2 of 4 rows: randread-4k qd32 node 0 slowed; randread-4k qd32 unpinned slowed (make export COVER_ALLOW_NOT_MET=1 writes the letter anyway)"
+	said "refused: build/compare/report.json: verdict: not met in 2 of 4 rows: randread-4k qd32 node 0 slowed; randread-4k qd32 unpinned slowed (make export COVER_ALLOW_NOT_MET=1 writes the letter anyway)"
 	[ ! -e "$out" ] || fail "a letter was written"
 fi
 run --inputs && fail "--inputs accepted rows not met"
