@@ -52,6 +52,25 @@ echo "export: $(wc -l < "$top/patches/series") patches in patches/"
 "$top/harness/cover-letter.sh"
 cp "$top/build/cover-letter/0000-cover-letter.patch" "$top/build/cover-letter/evidence.txt" "$top/patches/"
 echo "export: patches/0000-cover-letter.patch and patches/evidence.txt (its full tables; from build/cover-letter/)"
+# Their inputs (inputs.tsv's files, each run's run-id, the compare's
+# series-commit) in patches/run-data/letter/, laid out as build/: make
+# lint-series regenerates both from them with the kernel tree
+# (harness/lint-series.sh, "letter").
+rd=$top/patches/run-data/letter
+rm -rf "$rd"
+{
+	cut -f3 "$top/build/cover-letter/inputs.tsv"
+	[ ! -f "$top/build/compare/series-commit" ] || echo build/compare/series-commit
+} | sort -u | while read -r f; do
+	case $f in build/*) ;; *) echo "export: an input outside build/: $f" >&2; exit 1 ;; esac
+	[ -f "$top/$f" ] || continue
+	mkdir -p "$rd/$(dirname "${f#build/}")"
+	cp "$top/$f" "$rd/${f#build/}"
+	case $f in build/runs/*/out/*) r=${f#build/runs/}; r=${r%%/*}
+		cp "$top/build/runs/$r/run-id" "$rd/runs/$r/run-id" ;;
+	esac
+done
+echo "export: the letter's inputs in patches/run-data/letter/"
 # The queue-node rules over the topologies (make compare-rules-matrix),
 # which the rule's changelog quotes.
 # With its inputs in patches/run-data/rules-matrix/, from which make lint

@@ -38,6 +38,8 @@
 #               sparse without a new warning against vanilla, its KUnit
 #               suites included; the first posting that does not is named
 #               (postings.sh)
+#   letter      patches/0000-cover-letter.patch and evidence.txt regenerate
+#               byte for byte from patches/run-data/letter (letter.sh)
 #
 # Output: one line per commit and check (ok/FAIL) with the findings under
 # it, the once-checks' blocks, a summary table, build/lint-series.tsv, the elapsed time, and last
@@ -159,6 +161,8 @@ mk() { LC_ALL=C LANG=C LC_MESSAGES=C nice -n 19 make -C "$wt" -s O="$obj" CC="$c
 . "$top/harness/lint-series/notes.sh"
 # shellcheck source=lint-series/postings.sh
 . "$top/harness/lint-series/postings.sh"
+# shellcheck source=lint-series/letter.sh
+. "$top/harness/lint-series/letter.sh"
 
 config_make
 build_prepare
@@ -195,4 +199,5 @@ report_commits_done
 patches_check
 notes_check
 postings_check
+letter_check
 report_end
