@@ -63,6 +63,7 @@ table=(
 	"blk-mq-fix|^blk-mq: fix out-of-bounds read of set->tags|1|BLOCK LAYER|"
 	"elevator-fix|^block: don't WARN when re-registering the elevator|1|BLOCK LAYER|"
 	"sdebug-fix|^scsi: scsi_debug: Report a failed add_host|1|SCSI SUBSYSTEM~Martin K. Petersen|"
+	"scan-fix|^scsi: core: Fail the scan of a target or device whose name|1|SCSI SUBSYSTEM~Martin K. Petersen|"
 	"megaraid-fix|^scsi: megaraid_sas: Do not confine high IOPS queues|1|MEGARAID SCSI/SAS DRIVERS|SCSI SUBSYSTEM~Martin K. Petersen"
 	"blk-mq|^(blk-mq)?(ublk)?: |1|BLOCK LAYER|SCSI SUBSYSTEM~Martin K. Petersen"
 	"blk-mq-rfc|^blk-mq: keep a single hardware queue on the tag set|rfc|BLOCK LAYER|SCSI SUBSYSTEM~Martin K. Petersen"
@@ -208,18 +209,19 @@ build() {
 	done
 }
 
+bare() { shopt -s extglob; echo "${1#+([0-9])-}"; }	# N-NAME or NAME: NAME
 entry_of() { # N-NAME or NAME
 	local t
 	for t in "${table[@]}"; do
-		if [ "$(field "$t" 1)" = "${1#[0-9]-}" ]; then echo "$t"; return 0; fi
+		if [ "$(field "$t" 1)" = "$(bare "$1")" ]; then echo "$t"; return 0; fi
 	done
 	die "no posting $1 in the table"
 }
 version_of() { field "$(entry_of "$1")" 3; }
 # template_of N-NAME: the posting's cover letter (or notes) template.
 template_of() {
-	if [ "${1#[0-9]-}" = scsi ]; then echo "$top/patches/cover-letter.in"
-	else echo "$top/patches/postings/${1#[0-9]-}.in"; fi
+	if [ "$(bare "$1")" = scsi ]; then echo "$top/patches/cover-letter.in"
+	else echo "$top/patches/postings/$(bare "$1").in"; fi
 }
 prefix_of() { # N-NAME
 	local v; v=$(version_of "$1")
