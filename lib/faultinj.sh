@@ -10,11 +10,14 @@
 #                                /proc/self/make-it-fail set in the writing
 #                                subshell only; probability, interval,
 #                                times, space as fi_random_set put them).
+#   fi_require FUNC              only allocations with FUNC on their
+#                                stack reach the injection, fail-nth's
+#                                count included (the stack filter).
 # Each write is bracketed by kmsg_inject_on/off (lib/kmsg.sh), so that
 # run-cases leaves the injections' own reports (verbose=2: a stack dump
 # each) out of the case's judgement, and kmsg_injected_sites can name the
 # failing call site of each.  Needs common.sh (fail, kmsg.sh).
-# Sourced by case 22.
+# Sourced by cases 22 and 24.
 
 FI_DIRS=(/sys/kernel/debug/failslab /sys/kernel/debug/fail_page_alloc)
 FI_SAVED=()
@@ -29,7 +32,8 @@ fi_setup() {
 	for d in "${FI_DIRS[@]}"; do
 		[ -d "$d" ] || fail "$d absent: the kernel lacks FAILSLAB/FAIL_PAGE_ALLOC or FAULT_INJECTION_DEBUG_FS"
 		for f in probability interval times space verbose task-filter ignore-gfp-wait \
-			 ignore-gfp-highmem min-order verbose_ratelimit_interval_ms verbose_ratelimit_burst; do
+			 ignore-gfp-highmem min-order verbose_ratelimit_interval_ms verbose_ratelimit_burst \
+			 require-start require-end stacktrace-depth; do
 			[ -e "$d/$f" ] && FI_SAVED+=("$d/$f=$(cat "$d/$f")")
 		done
 		if ! { echo 0 > "$d/probability" && echo 0 > "$d/times" && echo 1 > "$d/interval" &&
@@ -52,6 +56,37 @@ fi_restore() {
 	local kv
 	for kv in "${FI_SAVED[@]}"; do echo "${kv#*=}" > "${kv%%=*}" 2>/dev/null; done
 	return 0
+}
+
+# fi_require FUNC: the stack filter (FAULT_INJECTION_STACKTRACE_FILTER) on
+# both attributes: require-start/end span FUNC's text, from its address in
+# /proc/kallsyms to the next symbol's (a compiler suffix such as .isra.0
+# accepted; the name must be unique), over 32 frames.  FUNC "": no filter.
+# Sets FI_RANGE ("START END", hex).
+fi_require() {
+	local f=$1 d m start end
+	if [ -z "$f" ]; then
+		start=0x0 end=0xffffffffffffffff
+	else
+		# shellcheck disable=SC2016  # an awk program
+		m='$3 == f || (index($3, f ".") == 1 && $3 !~ /\.cold$/)'
+		[ "$(awk -v f="$f" "$m" "${KALLSYMS:-/proc/kallsyms}" | wc -l)" = 1 ] ||
+			fail "fi_require: $f is not one symbol in /proc/kallsyms"
+		read -r start end < <(sort "${KALLSYMS:-/proc/kallsyms}" |
+			awk -v f="$f" "found && \$1 != a { print \"0x\" a, \"0x\" \$1; exit } $m { found = 1; a = \$1 }") || true
+		[ -n "${end:-}" ] || fail "fi_require: no symbol after $f in /proc/kallsyms"
+		[ "$start" != 0x0000000000000000 ] || fail "fi_require: /proc/kallsyms hides addresses (kptr_restrict)"
+	fi
+	for d in "${FI_DIRS[@]}"; do
+		[ -e "$d/require-start" ] ||
+			fail "$d/require-start absent: the kernel lacks FAULT_INJECTION_STACKTRACE_FILTER"
+		if ! { echo "$start" > "$d/require-start" && echo "$end" > "$d/require-end" &&
+			echo 32 > "$d/stacktrace-depth"; }; then
+			fail "fi_require: cannot set $d's stack filter to $f"
+		fi
+	done
+	# shellcheck disable=SC2034  # read by the cases (case 24)
+	FI_RANGE="$start $end"
 }
 
 # fi_random_set PROBABILITY INTERVAL TIMES SLAB-SPACE PAGE-SPACE: the
