@@ -14,6 +14,8 @@ kernel_source() { awk -F'\t' '$1 == "kernel_source" { print $2 }' "$summary"; }
 # wrap: stdin folded for a mail (72 columns), each line indented by $1.
 wrap() { fold -s -w $((72 - ${#1})) | sed "s/ *\$//; s/^/$1/"; }
 placement_source() {
+	# Figures of the series before patches/series-since's patches.
+	[ -z "${since_used:-}" ] || echo "$since_note" | wrap ""
 	if [ -n "$check_id" ]; then
 		echo "From make check of $(when "$check_id"), run id $check_id, on $(kernel_source); objects on the host's node:" | wrap ""
 	else none "make check: $(rel "$summary")"; fi

@@ -126,9 +126,39 @@ fi
 # another commit with the same tree (messages reworded) is the same code.
 # Without build/linux (the tests' recorded inputs) nothing can be compared:
 # said, not refused.
+# Patches added since the figures were measured: patches/series-since
+# (COVER_SINCE: another file), one line each, "SUBJECT<TAB>WHY the figures
+# stand".  Figures of a tree are accepted for the series when that tree is
+# patched's with exactly these commits reverted (git apply -R, in a
+# temporary index), and the letter then names the patches and why.
+since=${COVER_SINCE:-$top/patches/series-since}
+since_tree="" since_note="" since_err=""
 now=$(git -C "$tree" rev-parse -q --verify 'patched^{commit}' 2>/dev/null || true)
 now_tree=$(git -C "$tree" rev-parse -q --verify 'patched^{tree}' 2>/dev/null || true)
-serfail=""
+if [ -n "$now" ] && [ -s "$since" ]; then
+	sidx=$(mktemp)
+	rm -f "$sidx"
+	since_tree=$(
+		export GIT_INDEX_FILE=$sidx
+		git -C "$tree" read-tree "$now_tree" || exit 1
+		tac "$since" | while IFS=$'\t' read -r subj why; do
+			[ -n "$subj" ] || continue
+			c=$(git -C "$tree" log --format='%H%x09%s' vanilla..patched |
+				awk -F'\t' -v s="$subj" '$2 == s { print $1 }')
+			[ "$(echo "$c" | grep -c .)" = 1 ] || { echo "no one commit '$subj' in vanilla..patched" >&2; exit 1; }
+			git -C "$tree" diff "$c^" "$c" | git -C "$tree" apply --cached -R ||
+				{ echo "'$subj' does not revert from patched" >&2; exit 1; }
+		done || exit 1
+		git -C "$tree" write-tree
+	) 2> "$sidx.err" || { since_err=$(tr '\n' ' ' < "$sidx.err"); since_tree=""; }
+	rm -f "$sidx" "$sidx.err"
+	since_note="Measured without $(grep -c . "$since") patch(es) added since, by $(rel "$since"):"
+	while IFS=$'\t' read -r subj why; do
+		[ -n "$subj" ] && since_note+=" \"$subj\" ($why);"
+	done < "$since"
+	since_note=${since_note%;}.
+fi
+serfail="" since_used=""
 # series_check WHAT "COMMIT [TREE]" HOW-TO-REDO
 series_check() {
 	local c t
@@ -136,7 +166,14 @@ series_check() {
 	if [ -z "$c" ] || [ "$c" = unknown ]; then
 		serfail+="${serfail:+; }$1 names no series measured: $3"
 	elif [ "$c" != "$now" ] && { [ -z "$t" ] || [ "$t" != "$now_tree" ]; }; then
-		serfail+="${serfail:+; }$1 measured series ${c:0:12}, not the patched ${now:0:12} of $(rel "$tree"): $3"
+		if [ -n "$t" ] && [ -n "$since_tree" ] && [ "$t" = "$since_tree" ]; then
+			since_used=1
+			return
+		fi
+		serfail+="${serfail:+; }$1 measured series ${c:0:12}, not the patched ${now:0:12} of $(rel "$tree")"
+		[ -z "$since_err" ] || serfail+=" ($(rel "$since"): $since_err)"
+		[ -z "$since_tree" ] || serfail+=" (nor patched without the patches of $(rel "$since"))"
+		serfail+=": $3"
 	fi
 }
 if [ -z "$now" ]; then

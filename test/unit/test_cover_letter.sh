@@ -224,6 +224,21 @@ fi
 # The message reworded, the tree the same: the same code, accepted.
 git -C "$b/linux" -c user.name=t -c user.email=t@localhost commit -q --amend -m "scsi: core: reworded"
 run "$out" || fail "a reworded commit of the same tree refused: $(grep refused "$tmp/stderr")"
+# A patch added since the figures, named in patches/series-since with why
+# they stand: accepted, and the letter says so; not named, named wrongly,
+# or with other code changed too: refused.
+printf 'scsi: core: a fix added since\tan error path no run takes\n' > "$tmp/since"
+(cd "$b/linux" && echo z > g && git add g && git -c user.name=t -c user.email=t@localhost commit -q -m "scsi: core: a fix added since")
+COVER_SINCE=$tmp/since run "$out" || fail "a patch added since and named refused: $(grep refused "$tmp/stderr")"
+has 'Measured without 1 patch(es) added since, by '"$tmp/since"': "scsi: core: a fix added since" (an error path no run takes).'
+COVER_SINCE=/dev/null run "$out" && fail "a patch added since and not named accepted"
+printf 'scsi: core: no such patch\tx\n' > "$tmp/since-bad"
+COVER_SINCE=$tmp/since-bad run "$out" && fail "a patch named in series-since that is not in the series accepted"
+said "no one commit 'scsi: core: no such patch' in vanilla..patched"
+(cd "$b/linux" && echo w > f && git -c user.name=t -c user.email=t@localhost commit -q -am "scsi: core: more code")
+COVER_SINCE=$tmp/since run "$out" && fail "other code changed beside the patch named in series-since accepted"
+said "(nor patched without the patches of $tmp/since)"
+git -C "$b/linux" reset -q --hard HEAD~2
 # The code changed after make compare: refused, make check's figures still fine.
 old=$(cut -d" " -f1 "$b/compare/series-commit")
 (cd "$b/linux" && echo y > f && git -c user.name=t -c user.email=t@localhost commit -q -am "scsi: core: v2")
