@@ -22,6 +22,7 @@
 FI_DIRS=(/sys/kernel/debug/failslab /sys/kernel/debug/fail_page_alloc)
 FI_SAVED=()
 FI_ERRF=/tmp/faultinj.err
+FI_SYMS=/tmp/faultinj.kallsyms
 
 # fi_setup: both attributes on GFP_KERNEL allocations too (ignore-gfp-wait
 # N; fail_page_alloc: order 0 too, user pages not), a stack dump per failure
@@ -68,12 +69,18 @@ fi_require() {
 	if [ -z "$f" ]; then
 		start=0x0 end=0xffffffffffffffff
 	else
+		# The symbols sorted once per set of loaded modules (sorting
+		# kallsyms takes seconds under TCG).
+		if [ ! -s "$FI_SYMS" ] || [ "$(cut -d' ' -f1,6 /proc/modules)" != "$(cat "$FI_SYMS.modules")" ]; then
+			cut -d' ' -f1,6 /proc/modules > "$FI_SYMS.modules"
+			sort "${KALLSYMS:-/proc/kallsyms}" > "$FI_SYMS"
+		fi
 		# shellcheck disable=SC2016  # an awk program
 		m='$3 == f || (index($3, f ".") == 1 && $3 !~ /\.cold$/)'
-		[ "$(awk -v f="$f" "$m" "${KALLSYMS:-/proc/kallsyms}" | wc -l)" = 1 ] ||
+		[ "$(awk -v f="$f" "$m" "$FI_SYMS" | wc -l)" = 1 ] ||
 			fail "fi_require: $f is not one symbol in /proc/kallsyms"
-		read -r start end < <(sort "${KALLSYMS:-/proc/kallsyms}" |
-			awk -v f="$f" "found && \$1 != a { print \"0x\" a, \"0x\" \$1; exit } $m { found = 1; a = \$1 }") || true
+		read -r start end < <(awk -v f="$f" \
+			"found && \$1 != a { print \"0x\" a, \"0x\" \$1; exit } $m { found = 1; a = \$1 }" "$FI_SYMS") || true
 		[ -n "${end:-}" ] || fail "fi_require: no symbol after $f in /proc/kallsyms"
 		[ "$start" != 0x0000000000000000 ] || fail "fi_require: /proc/kallsyms hides addresses (kptr_restrict)"
 	fi
