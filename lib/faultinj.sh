@@ -17,7 +17,7 @@
 # run-cases leaves the injections' own reports (verbose=2: a stack dump
 # each) out of the case's judgement, and kmsg_injected_sites can name the
 # failing call site of each.  Needs common.sh (fail, kmsg.sh).
-# Sourced by cases 22 and 24.
+# Sourced by cases 22, 24 and 25.
 
 FI_DIRS=(/sys/kernel/debug/failslab /sys/kernel/debug/fail_page_alloc)
 FI_SAVED=()
@@ -34,7 +34,7 @@ fi_setup() {
 		[ -d "$d" ] || fail "$d absent: the kernel lacks FAILSLAB/FAIL_PAGE_ALLOC or FAULT_INJECTION_DEBUG_FS"
 		for f in probability interval times space verbose task-filter ignore-gfp-wait \
 			 ignore-gfp-highmem min-order verbose_ratelimit_interval_ms verbose_ratelimit_burst \
-			 require-start require-end stacktrace-depth; do
+			 require-start require-end reject-start reject-end stacktrace-depth cache-filter; do
 			[ -e "$d/$f" ] && FI_SAVED+=("$d/$f=$(cat "$d/$f")")
 		done
 		if ! { echo 0 > "$d/probability" && echo 0 > "$d/times" && echo 1 > "$d/interval" &&
@@ -46,6 +46,9 @@ fi_setup() {
 		# not the kernel path under test: left alone.
 		[ -e "$d/ignore-gfp-highmem" ] && echo Y > "$d/ignore-gfp-highmem"
 		[ -e "$d/min-order" ] && echo 0 > "$d/min-order"
+		# Every cache, no stack filter until fi_require.
+		[ -e "$d/cache-filter" ] && echo N > "$d/cache-filter"
+		[ -e "$d/reject-start" ] && echo 0 > "$d/reject-start" && echo 0 > "$d/reject-end"
 		[ -e "$d/verbose_ratelimit_interval_ms" ] && echo 0 > "$d/verbose_ratelimit_interval_ms"
 	done
 	[ -e /proc/self/fail-nth ] || fail "/proc/self/fail-nth absent"
@@ -72,8 +75,8 @@ fi_require() {
 		# The symbols sorted once per set of loaded modules (sorting
 		# kallsyms takes seconds under TCG).
 		if [ ! -s "$FI_SYMS" ] || [ "$(cut -d' ' -f1,6 /proc/modules)" != "$(cat "$FI_SYMS.modules")" ]; then
-			cut -d' ' -f1,6 /proc/modules > "$FI_SYMS.modules"
-			sort "${KALLSYMS:-/proc/kallsyms}" > "$FI_SYMS"
+			sort "${KALLSYMS:-/proc/kallsyms}" > "$FI_SYMS" &&
+				cut -d' ' -f1,6 /proc/modules > "$FI_SYMS.modules"
 		fi
 		# shellcheck disable=SC2016  # an awk program
 		m='$3 == f || (index($3, f ".") == 1 && $3 !~ /\.cold$/)'
@@ -81,8 +84,8 @@ fi_require() {
 			fail "fi_require: $f is not one symbol in /proc/kallsyms"
 		read -r start end < <(awk -v f="$f" \
 			"found && \$1 != a { print \"0x\" a, \"0x\" \$1; exit } $m { found = 1; a = \$1 }" "$FI_SYMS") || true
+		[ "${start:-}" != 0x0000000000000000 ] || fail "fi_require: /proc/kallsyms hides addresses (kptr_restrict)"
 		[ -n "${end:-}" ] || fail "fi_require: no symbol after $f in /proc/kallsyms"
-		[ "$start" != 0x0000000000000000 ] || fail "fi_require: /proc/kallsyms hides addresses (kptr_restrict)"
 	fi
 	for d in "${FI_DIRS[@]}"; do
 		[ -e "$d/require-start" ] ||
