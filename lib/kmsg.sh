@@ -122,7 +122,7 @@ kmsg_injected_awk() {
 	function msg(l) { sub(/^\[[^]]*\] */, "", l); sub(/^\[ *[CT][0-9]+\] */, "", l); return l }
 	function fn(l) { l = msg(l); sub(/^ *(\? )?/, "", l); sub(/\+0x.*/, "", l); return l }
 	function alloc(f) {
-		return f ~ /^(dump_stack|fail_dump|should_fail|should_failslab|slab_pre_alloc_hook|slab_alloc|__slab_alloc|___slab_alloc|kmem_cache_alloc|kmalloc|__kmalloc|_kmalloc|__do_kmalloc|kvmalloc|__kvmalloc|kzalloc|kcalloc|kmalloc_array|krealloc|__krealloc|kmemdup|kstrdup|kvasprintf|kasprintf|__alloc_pages|alloc_pages|__alloc_frozen|alloc_frozen|prepare_alloc_pages|__folio_alloc|folio_alloc|alloc_slab|allocate_slab|new_slab|warn_alloc|__alloc_pages_slowpath|alloc_pages_mpol|get_zeroed_page|__get_free_pages|__pfx_)/
+		return f ~ /^(dump_stack|fail_dump|should_fail|should_failslab|slab_pre_alloc_hook|slab_alloc|__slab_alloc|___slab_alloc|kmem_cache_alloc|kmalloc|__kmalloc|_kmalloc|__do_kmalloc|kvmalloc|__kvmalloc|kzalloc|kcalloc|kmalloc_array|krealloc|__krealloc|kmemdup|kstrdup|kvasprintf|kasprintf|__alloc_pages|alloc_pages|__alloc_frozen|alloc_frozen|prepare_alloc_pages|__folio_alloc|folio_alloc|alloc_slab|allocate_slab|new_slab|warn_alloc|__alloc_pages_slowpath|alloc_pages_mpol|get_zeroed_page|__get_free_pages|___kmalloc|__alloc_empty_sheaf|refill_sheaf|__pcs_replace|__pfx_)/
 	}
 	function done_report() {
 		if (mode == "sites" && kind != "") print label "\t" kind "\t" (site == "" ? "?" : site) "\t" (caller == "" ? "?" : caller) "\t" (scope == "" ? "-" : scope)
