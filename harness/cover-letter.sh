@@ -152,7 +152,8 @@ if [ -n "$now" ] && [ -s "$since" ]; then
 		git -C "$tree" write-tree
 	) 2> "$sidx.err" || { since_err=$(tr '\n' ' ' < "$sidx.err"); since_tree=""; }
 	rm -f "$sidx" "$sidx.err"
-	since_note="Measured without $(grep -c . "$since") patch(es) added since, by $(rel "$since"):"
+	nsince=$(grep -c . "$since")
+	since_note="Measured without the $( [ "$nsince" = 1 ] && echo "patch" || echo "$nsince patches") added since:"
 	while IFS=$'\t' read -r subj why; do
 		[ -n "$subj" ] && since_note+=" \"$subj\" ($why);"
 	done < "$since"

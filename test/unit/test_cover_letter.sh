@@ -230,7 +230,7 @@ run "$out" || fail "a reworded commit of the same tree refused: $(grep refused "
 printf 'scsi: core: a fix added since\tan error path no run takes\n' > "$tmp/since"
 (cd "$b/linux" && echo z > g && git add g && git -c user.name=t -c user.email=t@localhost commit -q -m "scsi: core: a fix added since")
 COVER_SINCE=$tmp/since run "$out" || fail "a patch added since and named refused: $(grep refused "$tmp/stderr")"
-has 'Measured without 1 patch(es) added since, by '"$tmp/since"': "scsi: core: a fix added since" (an error path no run takes).'
+has 'Measured without the patch added since: "scsi: core: a fix added since" (an error path no run takes).'
 COVER_SINCE=/dev/null run "$out" && fail "a patch added since and not named accepted"
 printf 'scsi: core: no such patch\tx\n' > "$tmp/since-bad"
 COVER_SINCE=$tmp/since-bad run "$out" && fail "a patch named in series-since that is not in the series accepted"
