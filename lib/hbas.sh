@@ -165,3 +165,33 @@ SDEBUG_DRV=/sys/bus/pseudo/drivers/scsi_debug
 
 # Host numbers of scsi_debug, one per line, sorted.
 sdebug_hosts() { hosts_named scsi_debug | sort -n; }
+
+# host_settled HOST [N [BARE]]: host HOST has N devices (empty: any), all
+# but BARE (default 0) of them with their disk or CD, and every target a
+# device; else the reason on stdout and status 1.  Waits scale with
+# SCSI_NUMA_TSCALE (a debug kernel runs slower).
+host_settled() {
+	local hh=$1 want=${2:-} bare=${3:-0} d t n=0 s=${SCSI_NUMA_TSCALE:-1}
+	if [ -n "$want" ]; then
+		wait_for '[ "$(devices_of_host '"$hh"' | wc -l)" = '"$want"' ]' $((30 * s)) ||
+			{ echo "host$hh: $(devices_of_host "$hh" | wc -l) devices, want $want"; return 1; }
+	fi
+	for d in $(devices_of_host "$hh"); do
+		wait_for "[ -n \"\$(blockdev_of $d)\" ] || [ ! -e /sys/class/scsi_device/$d ]" \
+			$(((bare ? 8 : 30) * s)) || n=$((n + 1))
+	done
+	[ "$n" = "$bare" ] || { echo "host$hh: $n devices without their disk, want $bare"; return 1; }
+	for t in /sys/class/scsi_host/host"$hh"/device/target*; do
+		[ -e "$t" ] || continue
+		ls -d "$t/$hh":* > /dev/null 2>&1 || { echo "host$hh: ${t##*/} has no device"; return 1; }
+	done
+}
+# host_delete_devices HOST: every device of HOST deleted through sysfs.
+host_delete_devices() {
+	local d
+	for d in $(devices_of_host "$1"); do
+		echo 1 > "/sys/class/scsi_device/$d/device/delete" || fail "delete of $d failed"
+	done
+	wait_for '[ -z "$(devices_of_host '"$1"')" ]' $((30 * ${SCSI_NUMA_TSCALE:-1})) ||
+		fail "host$1: devices not deleted"
+}
