@@ -34,8 +34,8 @@ CASES ?=
 # faults, placement and host, so that CHECK_JOBS run side by side) but
 # 05, the kmemleak control, which needs the debug kernel (make
 # check-full), and 41, CPU offline, which is for four-node (make
-# check-full); faults runs 22 and 23 short and 24 and 25, the targeted injections (vanilla runs 23 too: its
-# map and I/O checks hold there; 22 and 41 in check-full); elsewhere each run does what its topology is for.  Vanilla in four-node runs no 21: case 10's
+# check-full); faults runs 22 and 23 short, and 24 and 25 (the
+# targeted injections; vanilla runs 23 too: its map and I/O checks hold there; 22 and 41 in check-full); elsewhere each run does what its topology is for.  Vanilla in four-node runs no 21: case 10's
 # virtio-scsi host already has the 2-queue map whose first-CPU placement
 # it checks, and 21 is slow there.  CASES "host-check": make
 # host-check run in the guest as on a real server, without the harness

@@ -209,7 +209,7 @@ build() {
 	done
 }
 
-bare() { shopt -s extglob; echo "${1#+([0-9])-}"; }	# N-NAME or NAME: NAME
+bare() { [[ $1 =~ ^[0-9]+-(.*)$ ]] && echo "${BASH_REMATCH[1]}" || echo "$1"; }	# N-NAME or NAME: NAME
 entry_of() { # N-NAME or NAME
 	local t
 	for t in "${table[@]}"; do

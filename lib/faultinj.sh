@@ -66,7 +66,6 @@ fi_restore() {
 # both attributes: require-start/end span FUNC's text, from its address in
 # /proc/kallsyms to the next symbol's (a compiler suffix such as .isra.0
 # accepted; the name must be unique), over 32 frames.  FUNC "": no filter.
-# Sets FI_RANGE ("START END", hex).
 fi_require() {
 	local f=$1 d m start end
 	if [ -z "$f" ]; then
@@ -95,8 +94,6 @@ fi_require() {
 			fail "fi_require: cannot set $d's stack filter to $f"
 		fi
 	done
-	# shellcheck disable=SC2034  # read by the cases (case 24)
-	FI_RANGE="$start $end"
 }
 
 # fi_random_set PROBABILITY INTERVAL TIMES SLAB-SPACE PAGE-SPACE: the
