@@ -185,7 +185,7 @@ host-check:
 		$(if $(INSPECTOR),--inspector $(INSPECTOR))
 
 clean:
-	rm -rf build/runs build/inspector-* build/kmemleak-control-* build/compare* build/kvm-probe*
+	rm -rf build/runs build/inspector-* build/kmemleak-control-* build/fail-nth-* build/compare* build/kvm-probe*
 
 distclean:
 	rm -rf build

@@ -2,7 +2,8 @@
 # SPDX-License-Identifier: GPL-2.0
 # kbuild.sh NAME REV [debug]: build the kernel at commit REV of build/linux
 # into build/kernels/NAME (bzImage, .config, modules, the placement
-# inspector; on a kmemleak kernel also scsi_numa_leak.ko).  "debug" adds
+# inspector, the fail-nth KUnit suite scsi_numa_fail_nth.ko; on a
+# kmemleak kernel also scsi_numa_leak.ko).  "debug" adds
 # kernel-debug.config (KASAN, kmemleak, lockdep, ...) and builds in an
 # object directory of its own.
 #
@@ -31,6 +32,7 @@ debug) frags+=("$top/harness/kernel-debug.config") ;;
 esac
 insp=$top/drivers/scsi_numa_inspect
 leak=$top/test/modules/kmemleak_control
+fnth=$top/test/modules/fail_nth_sweep
 # shellcheck source=../lib/config.sh
 . "$top/lib/config.sh"
 # shellcheck source=kbuild-lib.sh
@@ -44,7 +46,7 @@ exec 9>"$top/build/.kernels.lock"
 flock -n 9 || { echo "kbuild: $name: waiting for build/.kernels.lock (another kernel build or make tree)"; flock 9; }
 commit=$(g rev-parse --verify -q "$rev^{commit}") || die "no commit $rev in $tree"
 inputs=$( { echo "$commit $variant"; cat "${frags[@]}" "$0" "$top/harness/kbuild-lib.sh"
-	  find "$insp" "$top/include" "$leak" -type f 2>/dev/null | sort | xargs -r cat || true
+	  find "$insp" "$top/include" "$leak" "$fnth" -type f 2>/dev/null | sort | xargs -r cat || true
 	} | sha256sum | cut -d' ' -f1)
 if [ -f "$out/stamp" ] && [ "$(cat "$out/stamp")" = "$inputs" ] && [ -f "$out/bzImage" ]; then
 	echo "kbuild: $name is up to date ($(g log -1 --format='%h %s' "$commit"))"
@@ -95,6 +97,12 @@ if [ -d "$insp" ]; then
 	mk M="$ib" INSP_INCLUDE="$top/include" modules
 	cp "$ib"/*.ko "$out.new/"
 fi
+# Case 26's suite: every kernel has KUnit and fault injection.
+fb=$top/build/fail-nth-$name
+rm -rf "$fb"; mkdir -p "$fb"
+cp -r "$fnth"/. "$fb/"
+mk M="$fb" W=1 modules
+cp "$fb/scsi_numa_fail_nth.ko" "$out.new/"
 # The kmemleak scans' positive control (case 05), for kernels that scan.
 if grep -qx CONFIG_DEBUG_KMEMLEAK=y "$obj/.config"; then
 	lb=$top/build/kmemleak-control-$name
