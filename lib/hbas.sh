@@ -195,3 +195,20 @@ host_delete_devices() {
 	wait_for '[ -z "$(devices_of_host '"$1"')" ]' $((30 * ${SCSI_NUMA_TSCALE:-1})) ||
 		fail "host$1: devices not deleted"
 }
+
+# host_orphans: what a removed host left behind, one word each: a
+# scsi_tmf_N workqueue or a scsi_eh_N thread without host N.
+host_orphans() {
+	local w n c comm
+	for w in /sys/devices/virtual/workqueue/scsi_tmf_*; do
+		[ -e "$w" ] || continue
+		n=${w##*_}
+		[ -e "/sys/class/scsi_host/host$n" ] || echo "scsi_tmf_$n"
+	done
+	for c in /proc/[0-9]*/comm; do
+		read -r comm < "$c" 2>/dev/null || continue
+		case $comm in
+		scsi_eh_*) [ -e "/sys/class/scsi_host/host${comm#scsi_eh_}" ] || echo "$comm" ;;
+		esac
+	done
+}
