@@ -40,7 +40,7 @@ kunit_judge() {
 	cp "$res" "$SCSI_NUMA_OUT/kunit-$suite.ktap"
 	res=$SCSI_NUMA_OUT/kunit-$suite.ktap
 	cat "$res"
-	rmmod "$mod"
+	rmmod "$mod" || fail "rmmod $mod failed"
 	# Subtests are indented "ok N name" / "not ok N name"; the suite line is not.
 	sub=$(grep -E '^[[:space:]]+(not )?ok [0-9]+ ' "$res")
 	[ -n "$sub" ] || fail "no subtest results in the KTAP output"
