@@ -51,6 +51,28 @@ bg_step() {
 	printf '%s\n' "${*:2}" > "$lint_bg_dir/$lint_bg_n.cmd"
 	{ "${@:2}" > "$lint_bg_dir/$lint_bg_n.out" 2>&1; echo $? > "$lint_bg_dir/$lint_bg_n.rc"; } &
 }
+# bg_queue [--may-skip WHY] NAME CMD..: as bg_step, but in one lane with
+# the other queued steps, run one after another once bg_lane starts it: on
+# 2 cores, more steps at once than cores only cost more CPU time.
+lint_lane=()
+bg_queue() {
+	local may=""
+	[ "$1" = --may-skip ] && { may=$2; shift 2; }
+	lint_bg_n=$((lint_bg_n + 1))
+	printf '%s\n' "$1" > "$lint_bg_dir/$lint_bg_n.name"
+	printf '%s\n' "$may" > "$lint_bg_dir/$lint_bg_n.may"
+	printf '%s\n' "${*:2}" > "$lint_bg_dir/$lint_bg_n.cmd"
+	printf '%q ' "${@:2}" > "$lint_bg_dir/$lint_bg_n.run"
+	lint_lane+=("$lint_bg_n")
+}
+bg_lane() {
+	local i
+	for i in "${lint_lane[@]}"; do
+		eval "$(cat "$lint_bg_dir/$i.run")" > "$lint_bg_dir/$i.out" 2>&1
+		echo $? > "$lint_bg_dir/$i.rc"
+	done &
+	lint_lane=()
+}
 bg_join() {
 	local i
 	wait

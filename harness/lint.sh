@@ -23,9 +23,13 @@ lint_start=$(date +%s)
 lint_bg_dir=$(mktemp -d)
 trap 'rm -rf "$lint_bg_dir"' EXIT
 
-# The longest test, in a lane of its own from the start (2 cores: this
-# lane and the rest).
-bg_step "cover letter test (recorded inputs)" test/unit/test_cover_letter.sh
+# A second lane from the start (2 cores: this lane and the rest): the
+# longest test, then as much of the rest as balances the two.
+bg_queue "cover letter test (recorded inputs)" test/unit/test_cover_letter.sh
+bg_queue "plan test (typos refused before anything is built)" test/unit/test_plan.sh
+bg_queue "case runner meta test" test/meta/test_run_cases.sh
+bg_queue "make compare's verdict line (the series only, no verdict said)" test/unit/test_compare_verdict.sh
+bg_lane
 # This one mostly waits (check.sh polls its guests each second).
 bg_step "check.sh's accounting test (stand-in guests)" test/unit/test_check_summary.sh
 # Mostly waiting on its stand-in fio: beside the others too.
@@ -73,11 +77,8 @@ bt_skip=""
 step ${bt_skip:+--may-skip "$bt_skip"} "blktests posting (applies to its base, blktests' make check) and table test" \
 	test/unit/test_blktests_posting.sh
 step "settings test (config.sh, config.example)" test/unit/test_config.sh
-step "make compare's verdict line (the series only, no verdict said)" test/unit/test_compare_verdict.sh
-step "plan test (typos refused before anything is built)" test/unit/test_plan.sh
 step "check.sh's expected skips (from the topology files)" test/unit/test_skip_expected.sh
 step "lint's own accounting test (skips, test counts)" test/unit/test_lint.sh
-step "case runner meta test" test/meta/test_run_cases.sh
 step "prose and history (tracker references, figures, sample, harness/README, help, subjects)" test/unit/test_prose.sh all
 topo_ok() {
 	local f

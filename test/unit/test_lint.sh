@@ -3,7 +3,8 @@
 # test_lint.sh (make lint): make lint's own accounting (harness/lint-lib.sh)
 # on stand-in steps.  A step that exits 4 is counted as skipped in the
 # verdict line; an undeclared skip fails the lint, a declared one does not
-# and is named; a failed step fails it; the same through bg_step/bg_join.
+# and is named; a failed step fails it; the same through bg_step/bg_join
+# and through bg_queue/bg_lane (one lane, in order).
 # unittests' pins: the right counts pass; a module file deleted, a test
 # lost, or a module not pinned fails.
 # Exit 1 with what went wrong.
@@ -34,6 +35,9 @@ run 'step ok true; step bad false'
 expect 1 "lint: 2 checks, 1 failed, 0 skipped" "a failed step"
 run 'bg_step skip bash -c "exit 4"; bg_step --may-skip "y: why" skip-ok bash -c "exit 4"; bg_step ok true; bg_join'
 expect 1 "lint: 3 checks, 1 failed, 2 skipped (skip: no skip declared; y: why)" "skips beside the others"
+run 'bg_queue --may-skip "q: why" qskip bash -c "exit 4"; bg_queue qbad false; bg_queue qok true; bg_lane; bg_join'
+expect 1 "lint: 3 checks, 1 failed, 1 skipped (q: why)" "steps queued in one lane"
+grep -q "^lint: qok (run beside the others)" "$tmp/out" || fail "the lane's last step did not report: $(tr '\n' '|' < "$tmp/out")"
 run 'step --may-skip "z: why" bad false'
 expect 1 "lint: 1 checks, 1 failed, 0 skipped" "a declared skip that failed"
 
@@ -49,5 +53,5 @@ rm "$tmp/py/test_b.py"
 ut test_a:2 test_b:1 && fail "unittests passed with a pinned module file deleted"
 grep -q "test_b.py: missing" "$tmp/out" || fail "unittests did not name the deleted module: $(cat "$tmp/out")"
 
-echo "test_lint: 5 verdicts, 4 pin checks: $([ $bad = 0 ] && echo passed || echo "$bad FAILED")"
+echo "test_lint: 6 verdicts, 4 pin checks: $([ $bad = 0 ] && echo passed || echo "$bad FAILED")"
 [ $bad = 0 ]
