@@ -24,7 +24,7 @@ H := harness
 # interpreter python3 finds, by its own directory (no shim).
 ifneq ($(wildcard /usr/bin/python3),)
 PY_DIR := $(CURDIR)/build/.bin
-$(shell mkdir -p build/.bin && ln -sfn /usr/bin/python3 build/.bin/python3)
+$(shell mkdir -p $(PY_DIR) && ln -sfn /usr/bin/python3 $(PY_DIR)/python3)
 else
 PY_DIR := $(filter /%,$(shell python3 -c 'import os, sys; print(os.path.dirname(os.path.realpath(sys.executable)))' 2>/dev/null))
 endif
