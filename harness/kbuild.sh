@@ -89,28 +89,23 @@ echo "$kver" > "$out.new/kernel.release"
 g log -1 --format='%H %s' "$commit" > "$out.new/commit"
 echo "${src:-$(g log -1 --format=%s vanilla)}" > "$out.new/source"
 
-# The placement inspector, built against this very kernel.
-if [ -d "$insp" ]; then
-	ib=$top/build/inspector-$name
-	rm -rf "$ib"; mkdir -p "$ib"
-	cp -r "$insp"/. "$ib/"
-	mk M="$ib" INSP_INCLUDE="$top/include" modules
-	cp "$ib"/*.ko "$out.new/"
-fi
+# mod SRC BUILD [MAKE-ARGS..]: a module directory of ours copied to BUILD
+# and built against this very kernel; its .ko files go beside the kernel.
+mod() {
+	local src=$1 b=$2
+	shift 2
+	rm -rf "$b"; mkdir -p "$b"
+	cp -r "$src"/. "$b/"
+	mk M="$b" "$@" modules
+	cp "$b"/*.ko "$out.new/"
+}
+# The placement inspector.
+[ ! -d "$insp" ] || mod "$insp" "$top/build/inspector-$name" INSP_INCLUDE="$top/include"
 # Case 26's suite: every kernel has KUnit and fault injection.
-fb=$top/build/fail-nth-$name
-rm -rf "$fb"; mkdir -p "$fb"
-cp -r "$fnth"/. "$fb/"
-mk M="$fb" W=1 modules
-cp "$fb/scsi_numa_fail_nth.ko" "$out.new/"
+mod "$fnth" "$top/build/fail-nth-$name" W=1
 # The kmemleak scans' positive control (case 05), for kernels that scan.
-if grep -qx CONFIG_DEBUG_KMEMLEAK=y "$obj/.config"; then
-	lb=$top/build/kmemleak-control-$name
-	rm -rf "$lb"; mkdir -p "$lb"
-	cp -r "$leak"/. "$lb/"
-	mk M="$lb" modules
-	cp "$lb/scsi_numa_leak.ko" "$out.new/"
-fi
+! grep -qx CONFIG_DEBUG_KMEMLEAK=y "$obj/.config" ||
+	mod "$leak" "$top/build/kmemleak-control-$name"
 echo "$inputs" > "$out.new/stamp"
 rm -rf "$out"
 mv "$out.new" "$out"

@@ -43,26 +43,29 @@ step() {
 # out at bg_join.  Needs lint_bg_dir, a scratch directory.
 lint_bg_dir=${lint_bg_dir:-} lint_bg_n=0
 bg_step() {
+	bg_record "$@"
+	shift $((lint_bg_shift + 1))
+	{ "$@" > "$lint_bg_dir/$lint_bg_n.out" 2>&1; echo $? > "$lint_bg_dir/$lint_bg_n.rc"; } &
+}
+# bg_record [--may-skip WHY] NAME CMD..: the next background step's name,
+# declared skip and command in lint_bg_dir (bg_join reports them);
+# lint_bg_shift: how many words came before NAME.
+bg_record() {
 	local may=""
-	[ "$1" = --may-skip ] && { may=$2; shift 2; }
+	lint_bg_shift=0
+	[ "$1" = --may-skip ] && { may=$2; shift 2; lint_bg_shift=2; }
 	lint_bg_n=$((lint_bg_n + 1))
 	printf '%s\n' "$1" > "$lint_bg_dir/$lint_bg_n.name"
 	printf '%s\n' "$may" > "$lint_bg_dir/$lint_bg_n.may"
 	printf '%s\n' "${*:2}" > "$lint_bg_dir/$lint_bg_n.cmd"
-	{ "${@:2}" > "$lint_bg_dir/$lint_bg_n.out" 2>&1; echo $? > "$lint_bg_dir/$lint_bg_n.rc"; } &
+	printf '%q ' "${@:2}" > "$lint_bg_dir/$lint_bg_n.run"
 }
 # bg_queue [--may-skip WHY] NAME CMD..: as bg_step, but in one lane with
 # the other queued steps, run one after another once bg_lane starts it: on
 # 2 cores, more steps at once than cores only cost more CPU time.
 lint_lane=()
 bg_queue() {
-	local may=""
-	[ "$1" = --may-skip ] && { may=$2; shift 2; }
-	lint_bg_n=$((lint_bg_n + 1))
-	printf '%s\n' "$1" > "$lint_bg_dir/$lint_bg_n.name"
-	printf '%s\n' "$may" > "$lint_bg_dir/$lint_bg_n.may"
-	printf '%s\n' "${*:2}" > "$lint_bg_dir/$lint_bg_n.cmd"
-	printf '%q ' "${@:2}" > "$lint_bg_dir/$lint_bg_n.run"
+	bg_record "$@"
 	lint_lane+=("$lint_bg_n")
 }
 bg_lane() {
