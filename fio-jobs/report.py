@@ -9,6 +9,7 @@
     report.py --out REPORTDIR VANILLA_DIR PATCHED_DIR
     report.py --from-json FILE --part iops|meter
     report.py --verdict FILE [FILE..]
+    report.py --from-json FILE --letter DIR
 
 Each DIR is an OUTDIR/LABEL written by run.sh (it holds manifest.tsv) or an
 OUTDIR holding several such LABEL directories.  Runs are grouped by
@@ -37,6 +38,12 @@ such JSONs (not those of iops_table.py's ALTERNATIVES: rule-b), "verdict:
 met in N of N rows", "verdict: not met in N of M rows: ROW; ROW" (exit 3)
 or "verdict: no verdict: N repetitions, below MIN_REPS" (stats.py);
 harness/compare-verdict.sh ends make compare with it.
+--from-json FILE --letter DIR: what the cover letter reads, in one run
+(harness/cover-letter.sh): DIR/run_id, DIR/verdict (the --verdict line,
+its exit status in DIR/verdict.rc, 1 where no row has one), DIR/iops and DIR/meter (--part's
+tables) and DIR/meter-lines (one line a target: the patched/vanilla ratio
+of remote accesses per I/O, all and to the SCSI objects, summed over the
+CPU nodes, with its 95% CI; empty without meter counts).
 --vm-clock TEXT says in the text what the guests' clock was (compare.sh).
 --out REPORTDIR: two kernels, VANILLA_DIR and PATCHED_DIR (one label each,
 the first the baseline): writes REPORTDIR/report.{txt,json,tsv} and prints
@@ -139,13 +146,15 @@ def main():
                     help="print --part of the report from a --json FILE alone")
     ap.add_argument("--part", choices=("iops", "meter"),
                     help="with --from-json: the IOPS table or the meter summary")
+    ap.add_argument("--letter", metavar="DIR",
+                    help="with --from-json: the cover letter's inputs, one file each, in DIR")
     ap.add_argument("--verdict", nargs="+", metavar="FILE",
                     help="one verdict line over the IOPS rows of --json FILEs; exit 3 "
                     "when a row is not met")
     ap.add_argument("dirs", nargs="*", metavar="DIR")
     args = ap.parse_args()
     if args.verdict:
-        if args.dirs or args.from_json or args.part:
+        if args.dirs or args.from_json or args.part or args.letter:
             ap.error("--verdict FILE.. alone")
         try:
             line, ok = verdict_line([r for f in args.verdict for r in load_json(f)[1]])
@@ -153,6 +162,14 @@ def main():
             sys.exit("report.py: %s" % e)
         print(line)
         sys.exit(0 if ok else 3)
+    if args.letter:
+        if not args.from_json or args.part or args.dirs:
+            ap.error("--from-json FILE --letter DIR, and no --part or DIR")
+        try:
+            letter_parts(args.from_json, args.letter)
+        except InputError as e:
+            sys.exit("report.py: %s" % e)
+        return
     if args.from_json or args.part:
         if not (args.from_json and args.part) or args.dirs:
             ap.error("--from-json FILE --part iops|meter, and no DIR")
@@ -211,6 +228,46 @@ def from_json(path, part):
     if part == "iops":
         return iops_text(rows, doc["baseline"], doc.get("vm_clock"))
     return meter_summary_text(rows, doc["baseline"]) if doc.get("have_meter", True) else ""
+
+
+def meter_letter_lines(rows, baseline):
+    """Per target, the patched/vanilla ratio of the kernel's remote
+    accesses per I/O and of those to the SCSI objects, summed over the CPU
+    nodes (meter_metrics.split_sums, as the split tables), with the 95% CI
+    where there are repetitions: the letter's lines.  The misses (an LLC
+    model) and every spread are in evidence.txt's full tables."""
+    out = {}
+    for cols, what in ((meter_metrics.SPLIT_COLS, "acc"),
+                       (meter_metrics.OBJ_SPLIT_COLS, "SCSI obj acc")):
+        _sums, ratios, spread = meter_metrics.split_sums(rows, baseline, cols)
+        for (g, label), r in ratios.items():
+            cells = out.setdefault((g.name(), label), [])
+            if r[cols[2]] is None:
+                continue
+            ci = spread.get((g, label), {}).get(cols[2], (None, None))[1]
+            cells.append("%s x%.2f" % (what, r[cols[2]]) + (" [%.2f, %.2f]" % tuple(ci) if ci else ""))
+    return "".join("%s%s: %s\n" % (name, "" if label == "patched" else " (%s)" % label, "; ".join(cells))
+                   for (name, label), cells in out.items())
+
+
+def letter_parts(path, outdir):
+    """--from-json FILE --letter DIR: the cover letter's inputs."""
+    doc, rows = load_json(path)
+    try:
+        line, rc = verdict_line(rows)
+        rc = 0 if rc else 3
+    except InputError as e:
+        line, rc = "report.py: %s" % e, 1
+    have_meter = doc.get("have_meter", True)
+    parts = {"run_id": (doc.get("run_id") or "") + "\n",
+             "verdict": line + "\n", "verdict.rc": "%d\n" % rc,
+             "iops": iops_text(rows, doc["baseline"], doc.get("vm_clock")),
+             "meter": meter_summary_text(rows, doc["baseline"]) if have_meter else "",
+             "meter-lines": meter_letter_lines(rows, doc["baseline"]) if have_meter else ""}
+    os.makedirs(outdir, exist_ok=True)
+    for name, text in parts.items():
+        with open(os.path.join(outdir, name), "w") as f:
+            f.write(text)
 
 
 def labels_of(d):

@@ -13,6 +13,7 @@ library only.  Tests: test_stats.py (make lint).
     reps_for_margin(a, b)       repetitions per kernel that would meet it at the ratio
                                 and spread of a, b
 """
+import functools
 import math
 
 # The no-regression margin, a one-sided non-inferiority test: "met" iff the
@@ -93,11 +94,16 @@ def t_two_sided_p(t, df):
     return betainc(df / 2.0, 0.5, df / (df + t * t))
 
 
+@functools.lru_cache(maxsize=None)
 def t_quantile(df, p_two_sided=0.05):
-    """t with P(|T| >= t) = p (bisection; p = 0.05 gives t(0.975, df))."""
+    """t with P(|T| >= t) = p (bisection; p = 0.05 gives t(0.975, df)),
+    until the midpoint is one of the ends (no double lies between them:
+    what more steps would return)."""
     lo, hi = 0.0, 1e6
     for _ in range(200):
         mid = (lo + hi) / 2
+        if mid in (lo, hi):
+            return mid
         if t_two_sided_p(mid, df) > p_two_sided:
             lo = mid
         else:

@@ -15,9 +15,12 @@ import unittest
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
+sys.path.insert(0, os.path.join(HERE, "..", "lib"))
+import inproc  # noqa: E402
 import results  # noqa: E402
 
 DATA = os.path.join(HERE, "test_data")
+RUN_DATA_JSON = os.path.join(HERE, "..", "patches", "run-data", "letter", "compare", "report.json")
 HEAD12 = "label job qd cpu_node mem_node rep file target window dev_ios cpus irq_cpus".split()
 
 
@@ -47,8 +50,8 @@ def write_label(top, label, runs, dev_node="1", cols=13):
 
 
 def run_report(*args):
-    return subprocess.run([sys.executable, os.path.join(HERE, "report.py")] + list(args),
-                          capture_output=True, text=True)
+    """report.py ARGS in this process (lib/inproc.py)."""
+    return inproc.run_main(os.path.join(HERE, "report.py"), args)
 
 
 class TwoKernels(unittest.TestCase):
@@ -124,6 +127,33 @@ class TwoKernels(unittest.TestCase):
         self.assertEqual((res.returncode, res.stdout),
                          (3, "verdict: not met in 2 of 3 rows: sd randread-4k qd32 node 1 (local) "
                           "patched; sd randread-4k qd32 unpinned patched\n"), res.stderr)
+
+    def test_letter(self):
+        # --letter: what --part and --verdict print, one file each, read
+        # in one run; meter-lines empty without meter counts
+        self.assertEqual(run_report("--out", self.out, self.v, self.p).returncode, 0)
+        js, d = os.path.join(self.out, "report.json"), os.path.join(self.tmp, "letter")
+        res = run_report("--from-json", js, "--letter", d)
+        self.assertEqual(res.returncode, 0, res.stderr)
+
+        def part(name):
+            with open(os.path.join(d, name)) as f:
+                return f.read()
+        for p in ("iops", "meter"):
+            self.assertEqual(part(p), run_report("--from-json", js, "--part", p).stdout, p)
+        v = run_report("--verdict", js)
+        self.assertEqual((part("verdict"), part("verdict.rc")), (v.stdout, "%d\n" % v.returncode))
+        self.assertEqual(part("verdict.rc"), "3\n")
+        self.assertEqual(part("meter-lines"), "")
+        self.assertEqual(run_report("--from-json", js, "--letter", d, "--part", "iops").returncode, 2)
+        # the meter's lines, from the committed run of the letter
+        res = run_report("--from-json", RUN_DATA_JSON, "--letter", d)
+        self.assertEqual(res.returncode, 0, res.stderr)
+        lines = part("meter-lines").splitlines()
+        self.assertEqual(len(lines), 4, lines)
+        for ln in lines:
+            self.assertRegex(ln, r"^[a-z_]+: acc x[0-9.]+ \[[0-9.]+, [0-9.]+\]; "
+                             r"SCSI obj acc x[0-9.]+ \[[0-9.]+, [0-9.]+\]$")
 
     def test_met(self):
         # only the remote submitter's rows: met, exit 0

@@ -3,12 +3,13 @@
 reader can check pass; notes that name our drafts, reviews, tracker or
 tools, or cite a cover-letter section that does not exist, fail."""
 import os
-import subprocess
 import sys
 import tempfile
 import unittest
 
 TOP = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+sys.path.insert(0, os.path.join(TOP, "lib"))
+import inproc  # noqa: E402
 TOOL = os.path.join(TOP, "harness", "lint-series", "notes.py")
 
 # The references the tool must reject, assembled so that this file itself
@@ -83,7 +84,7 @@ class Notes(unittest.TestCase):
             if posting is not None:
                 with open(os.path.join(p, "postings", "x.in"), "w", encoding="utf-8") as f:
                     f.write(posting)
-            return subprocess.run([sys.executable, TOOL, p], capture_output=True, text=True)
+            return inproc.run_main(TOOL, [p])
 
     def test_good_notes_pass(self):
         r = self.run_tool(GOOD)

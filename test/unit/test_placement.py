@@ -7,21 +7,21 @@ with host 2's objects on node 0 (vanilla-like), one without sdev, and
 four-node.txt: hosts of the four-node topology, each with a placement that
 a correct queue rule, vanilla or v2's rule makes (see its comments)."""
 import os
-import subprocess
 import sys
 import tempfile
 import unittest
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 TOP = os.path.join(HERE, '..', '..')
+sys.path.insert(0, os.path.join(TOP, 'lib'))
+import inproc  # noqa: E402
 TOOL = os.path.join(TOP, 'lib', 'placement.py')
 DATA = os.path.join(HERE, 'test_data')
 TOPO = os.path.join(TOP, 'harness', 'topo') + os.sep
 
 
 def run(report, *args):
-    p = subprocess.run([sys.executable, TOOL, os.path.join(DATA, report)] + list(args),
-                       capture_output=True, text=True)
+    p = inproc.run_main(TOOL, [os.path.join(DATA, report)] + list(args))
     return p.returncode, p.stdout + p.stderr
 
 
