@@ -7,25 +7,37 @@
 
 # none WHAT: what the letter says for a figure it cannot give (missing[]
 # names the missing inputs on stderr).
-none() { echo "(not measured: $1)" | fold -s -w 70 | sed 's/ *$//; s/^/  /; 2,$s/^/  /'; }
-# when ID: the date of a run id, "YYYY-MM-DD HH:MM UTC".
-when() { local d=${1%%Z-*}; echo "${d:0:10} ${d:11:5} UTC"; }
-kernel_source() { awk -F'\t' '$1 == "kernel_source" { print $2 }' "$summary"; }
+none() { foldp 70 "  " "    " <<< "(not measured: $1)"; }
+# foldp WIDTH FIRST REST: stdin folded as fold -s -w WIDTH folds it (at
+# the last blank of the first WIDTH bytes of a line too long, else at
+# WIDTH), trailing blanks dropped; of each input line the first line
+# prefixed by FIRST, the others by REST.  One awk: fold | sed cost two
+# processes a paragraph.
+foldp() {
+	awk -v w="$1" -v p1="$2" -v p2="$3" '{ line = $0; p = p1
+		while (length(line) > w) {
+			cut = w
+			for (i = w; i > 0; i--) if (substr(line, i, 1) == " ") { cut = i; break }
+			part = substr(line, 1, cut); sub(/ +$/, "", part); print p part; p = p2
+			line = substr(line, cut + 1)
+		}
+		sub(/ +$/, "", line); print p line }'
+}
 # wrap: stdin folded for a mail (72 columns), each line indented by $1.
-wrap() { fold -s -w $((72 - ${#1})) | sed "s/ *\$//; s/^/$1/"; }
+wrap() { foldp $((72 - ${#1})) "$1" "$1"; }
 placement_source() {
 	# Figures of the series before patches/series-since's patches.
-	[ -z "${since_used:-}" ] || echo "$since_note" | wrap ""
+	[ -z "${since_used:-}" ] || wrap "" <<< "$since_note"
 	if [ -n "$check_id" ]; then
-		echo "From make check of $(when "$check_id"), run id $check_id, on $(kernel_source); objects on the host's node:" | wrap ""
+		wrap "" <<< "From make check of $check_when, run id $check_id, on $check_src; objects on the host's node:"
 	else none "make check: $(rel "$summary")"; fi
 }
 # The runs of make check that wrote a placement.tsv.
 placement_dirs() {
-	local name topo
-	while read -r name topo; do
-		[ -f "$runs/$name/out/placement.tsv" ] && echo "$runs/$name"
-	done < <(check_runs)
+	local name
+	for name in "${check_names[@]}"; do
+		[ ! -f "$runs/$name/out/placement.tsv" ] || echo "$runs/$name"
+	done
 }
 placement_summary() {
 	local dirs=()
@@ -50,95 +62,61 @@ check_total() {
 		END { print "Checks: " t "; meter known-answer test: " kat "." }' "$summary" | wrap "  "
 }
 # compare_run: the comparison's run, for the letter.
-compare_run() { echo "($cmp_what of $(when "$cmp_id"), run id $cmp_id)" | wrap "  "; }
-# report_part iops|meter: report.py's table from report.json, made once
-# (the letter uses the IOPS table twice); call it outside $(...) first,
-# or the table is made in a subshell and not kept.
-declare -A report_parts=()
-report_part() {
-	[ -n "${report_parts[$1]+set}" ] ||
-		report_parts[$1]=$(python3 "$top/fio-jobs/report.py" --from-json "$cmp/report.json" --part "$1")
-	printf '%s\n' "${report_parts[$1]}"
-}
+compare_run() { wrap "  " <<< "($cmp_what of $cmp_when, run id $cmp_id)"; }
+# report_part iops|meter|meter-lines: report.py's part, from report.json
+# (cover-letter.sh made them once, in $parts).
+report_part() { local t; IFS= read -r -d '' t < "$parts/$1" || :; printf '%s' "$t"; }
 fio_summary() {
 	if [ ! -f "$cmp/report.json" ]; then none "$cmp_what: $(rel "$cmp/report.json")"; return; fi
 	local t
-	report_part iops > /dev/null
 	t=$(report_part iops | grep -m 1 '^No regression')
 	[ -n "$t" ] || { none "no verdict line in report.py's IOPS table"; return; }
-	echo "$t" | wrap "  "
+	wrap "  " <<< "$t"
 	compare_run
 }
 # meter_summary: per target, the patched/vanilla ratio of the kernel's
-# remote accesses and misses per I/O and of those to the SCSI objects,
-# summed over the CPU nodes (meter_metrics.split_sums, as report.py's
-# split tables), with the 95% CI where there are repetitions.
+# remote accesses per I/O and of those to the SCSI objects, summed over
+# the CPU nodes, with the 95% CI where there are repetitions (report.py
+# --letter's meter-lines).
 meter_summary() {
 	if [ ! -f "$cmp/report.json" ]; then none "$cmp_what: $(rel "$cmp/report.json")"; return; fi
-	local t
-	t=$(PYTHONPATH="$top/fio-jobs" python3 - "$cmp/report.json" <<'PY'
-import json
-import sys
-from iops_table import rejudge
-from meter_metrics import OBJ_SPLIT_COLS, SPLIT_COLS, split_sums
-doc = json.load(open(sys.argv[1]))
-rows, base = doc["rows"], doc["baseline"]
-if not doc.get("have_meter", True):
-    sys.exit(0)
-rejudge(rows, base)
-out = {}
-# The accesses only, one line a target: the misses (an LLC model) and
-# every spread are in evidence.txt's full tables.
-for cols, what in ((SPLIT_COLS, "acc"), (OBJ_SPLIT_COLS, "SCSI obj acc")):
-    _sums, ratios, spread = split_sums(rows, base, cols)
-    for (g, label), r in ratios.items():
-        cells = out.setdefault((g.name(), label), [])
-        for k, w in ((cols[2], what),):
-            if r[k] is None:
-                continue
-            ci = spread.get((g, label), {}).get(k, (None, None))[1]
-            cells.append("%s x%.2f" % (w, r[k]) + (" [%.2f, %.2f]" % tuple(ci) if ci else ""))
-for (name, label), cells in out.items():
-    print("%s%s: %s" % (name, "" if label == "patched" else " (%s)" % label, "; ".join(cells)))
-PY
-) || { none "the meter's sums could not be read from $(rel "$cmp/report.json")"; return; }
-	[ -n "$t" ] || { none "$cmp_what of $(when "$cmp_id") (run $cmp_id) ran without the meter"; return; }
-	echo "$t" | while IFS= read -r l; do echo "$l" | wrap "  " | sed '2,$s/^/  /'; done
+	[ -s "$parts/meter-lines" ] || { none "$cmp_what of $cmp_when (run $cmp_id) ran without the meter"; return; }
+	foldp 70 "  " "    " < "$parts/meter-lines"
 }
 placement() {
-	local dirs=() name topo
-	while read -r name topo; do
-		[ -f "$runs/$name/out/placement.tsv" ] && dirs+=("$runs/$name")
-	done < <(check_runs)
+	local dirs=() name
+	for name in "${check_names[@]}"; do
+		[ ! -f "$runs/$name/out/placement.tsv" ] || dirs+=("$runs/$name")
+	done
 	[ ${#dirs[@]} -gt 0 ] || { none "no placement.tsv in the runs of make check"; return; }
 	"$top/harness/placement-summary.sh" --context "${dirs[@]}"
 }
 alloc_cpus() {
-	local name topo found=""
-	while read -r name topo; do
-		case $topo in two-node|cpuless) ;; *) continue ;; esac
+	local i name found=""
+	for ((i = 0; i < ${#check_names[@]}; i++)); do
+		name=${check_names[i]}
+		case ${check_topos[i]} in two-node|cpuless) ;; *) continue ;; esac
 		[ -f "$runs/$name/out/alloc-cpus.summary" ] || continue
 		found=1
 		echo "  $name"
 		sed 's/^/    /' "$runs/$name/out/alloc-cpus.summary"
-	done < <(check_runs)
+	done
 	[ -n "$found" ] || none "make check, topologies two-node and cpuless (case 12)"
 }
 # compare_part iops|meter: the table from report.json, with its run.
 compare_part() {
 	if [ ! -f "$cmp/report.json" ]; then none "$cmp_what: $(rel "$cmp/report.json")"; return; fi
 	local t
-	report_part "$1" > /dev/null
 	t=$(report_part "$1")
-	if [ -z "$t" ]; then none "$cmp_what of $(when "$cmp_id") (run $cmp_id) ran without the meter"; return; fi
-	echo "  ($cmp_what of $(when "$cmp_id"), run id $cmp_id)"
+	if [ -z "$t" ]; then none "$cmp_what of $cmp_when (run $cmp_id) ran without the meter"; return; fi
+	echo "  ($cmp_what of $cmp_when, run id $cmp_id)"
 	echo "$t" | sed 's/^/  /; s/ *$//'
 }
 fio_table() { compare_part iops; }
 meter() { compare_part meter; }
 check_summary() {
 	[ -f "$summary" ] || { none "make check: $(rel "$summary")"; return; }
-	awk -F'\t' -v id="$check_id" -v src="$(awk -F'\t' '$1 == "kernel_source" { print $2 }' "$summary")" '
+	awk -F'\t' -v id="$check_id" -v src="$check_src" '
 		function counts(i) {	# the cases, then the checks of the runs themselves
 			return sprintf("%d cases passed, %d failed, %d skipped, %d reported; %d run checks passed, %d failed",
 				$i, $(i + 1), $(i + 2), $(i + 3), $(i + 4), $(i + 5)) }
@@ -195,10 +173,14 @@ base() {
 }
 # base_record: the base from patches/base.txt's verdicts, counted.
 base_record() {
-	local f=$top/patches/base.txt up nf new
+	local f=$top/patches/base.txt
 	[ -f "$f" ] || { none "no $(rel "$f")"; return; }
-	up=$(grep -c '^upstream ' "$f") nf=$(grep -c '^not-found ' "$f") new=$(grep -c '^new ' "$f")
-	echo "Linux 7.3.4 as Debian ships it ($(sed -n 's/^# Base: .*Debian.s \(linux-source-[^ ]*\)$/\1/p' "$f") $(sed -n 's/^# \([0-9][^ ]*\) (\(.*\)): upstream.*/\1/p' "$f")).  Of the $((up + nf + new)) files the series changes, $up are byte-identical to blobs in upstream patch mail, $nf were not found in the index searched, $new are new; Debian's changelog has no change of its own to any of them.  Evidence, blob by blob: patches/base.txt." | wrap ""
+	# Its header names Debian's package and version; each file's line starts
+	# with its verdict.
+	awk '/^# Base: .*Debian.s linux-source-[^ ]*$/ { src = $NF }
+		/^# [0-9][^ ]* \(.*\): upstream/ { ver = $2 }
+		/^upstream / { up++ } /^not-found / { nf++ } /^new / { nw++ }
+		END { printf "Linux 7.3.4 as Debian ships it (%s %s).  Of the %d files the series changes, %d are byte-identical to blobs in upstream patch mail, %d were not found in the index searched, %d are new; Debian\047s changelog has no change of its own to any of them.  Evidence, blob by blob: patches/base.txt.\n", src, ver, up + nf + nw, up, nf, nw }' "$f" | wrap ""
 }
 # The SCSI posting's commits (postings.sh groups), else vanilla..patched.
 scsi_commits() {

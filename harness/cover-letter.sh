@@ -68,33 +68,48 @@ summary=$build/check/summary.tsv
 # directory (build/, or COVER_BUILD's) as build/..., so that a letter
 # regenerated from copied inputs (lint-series' letter step) says the same.
 rel() { case $1 in "$build"/*) echo "build/${1#"$build"/}" ;; *) echo "${1#"$top"/}" ;; esac; }
+# relv VAR PATH: rel's name in VAR, without the subshell of $(rel ..):
+# the letter's test runs this script dozens of times in make lint.
+relv() { case $2 in "$build"/*) printf -v "$1" '%s' "build/${2#"$build"/}" ;; *) printf -v "$1" '%s' "${2#"$top"/}" ;; esac; }
+# whenv VAR ID: the date of a run id, "YYYY-MM-DD HH:MM UTC", in VAR.
+whenv() { local d=${2%%Z-*}; printf -v "$1" '%s' "${d:0:10} ${d:11:5} UTC"; }
 missing=()
 
 # --- the inputs and their runs ----------------------------------------------
-check_id="" ckfail=""
+# From make check's summary: its run id, kernel source, series, and the
+# runs it ran (NAME in check_names, TOPOLOGY in check_topos).
+check_id="" check_src="" check_series="" check_names=() check_topos=() ckfail=""
 inputs=()	# "INPUT<TAB>RUN ID<TAB>FILE"
 if [ -f "$summary" ]; then
-	check_id=$(awk -F'\t' '$1 == "run_id" { print $2 }' "$summary")
-	inputs+=("check summary	${check_id:-none}	$(rel "$summary")")
-	[ -n "$check_id" ] || ckfail="$(rel "$summary") has no run_id"
+	while IFS=$'\t' read -r k a b c _; do
+		case $k in
+		run_id) check_id=$a ;;
+		kernel_source) check_src=$a ;;
+		series) check_series="$a $b" ;;
+		run) check_names+=("$a") check_topos+=("$c") ;;
+		esac
+	done < "$summary"
+	relv r "$summary"
+	inputs+=("check summary	${check_id:-none}	$r")
+	[ -n "$check_id" ] || ckfail="$r has no run_id"
 else
 	missing+=("make check's data: $(rel "$summary") (run make check)")
 fi
-# The runs that make check ran, from its summary: "NAME TOPOLOGY".
-check_runs() { [ ! -f "$summary" ] || awk -F'\t' '$1 == "run" { print $2, $4 }' "$summary"; }
-while read -r name topo; do
-	[ -n "$name" ] || continue
+whenv check_when "$check_id"
+for name in "${check_names[@]}"; do
 	for f in placement.tsv alloc-cpus.summary; do
 		[ -f "$runs/$name/out/$f" ] || continue
-		id=$(cat "$runs/$name/run-id" 2>/dev/null || echo none)
-		inputs+=("$f	$id	$(rel "$runs/$name/out/$f")")
+		id=none
+		if [ -f "$runs/$name/run-id" ]; then id=""; read -r id < "$runs/$name/run-id" || :; fi
+		relv r "$runs/$name/out/$f"
+		inputs+=("$f	$id	$r")
 		if [ "$id" = none ]; then
-			ckfail+="${ckfail:+; }$(rel "$runs/$name/out/$f") is from run none: no $(rel "$runs/$name")/run-id (the run directory was rewritten after make check, by make vm?)"
+			ckfail+="${ckfail:+; }$r is from run none: no $(rel "$runs/$name")/run-id (the run directory was rewritten after make check, by make vm?)"
 		elif [ "$id" != "$check_id" ]; then
-			ckfail+="${ckfail:+; }$(rel "$runs/$name/out/$f") is from run $id, not from the check's $check_id"
+			ckfail+="${ckfail:+; }$r is from run $id, not from the check's $check_id"
 		fi
 	done
-done < <(check_runs)
+done
 # The comparison: make compare's, or make check's smoke run if asked for.
 cmp=$build/compare cmp_what="make compare"
 case ${COVER_COMPARE:-} in
@@ -102,17 +117,27 @@ case ${COVER_COMPARE:-} in
 smoke) cmp=$build/compare-smoke cmp_what="make compare-smoke, not make compare" ;;
 *) echo "cover-letter: COVER_COMPARE='$COVER_COMPARE': empty (build/compare) or smoke" >&2; exit 2 ;;
 esac
-cmp_id="" cmpfail=""
+cmp_id="" cmp_when="" cmpfail=""
+# What the letter reads of report.json, read once (report.py --letter).
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+parts=$work/report
 if [ -f "$cmp/report.json" ]; then
-	cmp_id=$(python3 -c 'import json, sys; print(json.load(open(sys.argv[1])).get("run_id") or "")' \
-		"$cmp/report.json") || cmpfail="$(rel "$cmp/report.json") is not JSON"
-	[ -n "$cmp_id" ] || [ -n "$cmpfail" ] || cmpfail="$(rel "$cmp/report.json") has no run_id (written \
+	if python3 "$top/fio-jobs/report.py" --from-json "$cmp/report.json" --letter "$parts" 2> "$work/err"; then
+		read -r cmp_id < "$parts/run_id"
+		whenv cmp_when "$cmp_id"
+		[ -n "$cmp_id" ] || cmpfail="$(rel "$cmp/report.json") has no run_id (written \
 before run ids): rerun make compare, or give it one: fio-jobs/report.py --run-id ID --json ..."
-	inputs+=("compare	${cmp_id:-none}	$(rel "$cmp/report.json")")
-	# A letter does not call a row not met "no regression" unless asked.
-	verdict=$(python3 "$top/fio-jobs/report.py" --verdict "$cmp/report.json" 2>/dev/null) ||
-		{ [ $? != 3 ] || [ "${COVER_ALLOW_NOT_MET:-}" = 1 ] ||
-			cmpfail+="${cmpfail:+; }$(rel "$cmp/report.json"): $verdict (make export COVER_ALLOW_NOT_MET=1 writes the letter anyway)"; }
+		# A letter does not call a row not met "no regression" unless asked.
+		read -r verdict < "$parts/verdict"
+		read -r vrc < "$parts/verdict.rc"
+		[ "$vrc" != 3 ] || [ "${COVER_ALLOW_NOT_MET:-}" = 1 ] ||
+			cmpfail+="${cmpfail:+; }$(rel "$cmp/report.json"): $verdict (make export COVER_ALLOW_NOT_MET=1 writes the letter anyway)"
+	else
+		cmpfail="$(rel "$cmp/report.json") is not report.py's JSON: $(paste -sd " " "$work/err")"
+	fi
+	relv r "$cmp/report.json"
+	inputs+=("compare	${cmp_id:-none}	$r")
 else
 	m="$cmp_what's data: $(rel "$cmp/report.json") (run make compare)"
 	[ -n "${COVER_COMPARE:-}" ] || [ ! -f "$build/compare-smoke/report.json" ] ||
@@ -181,7 +206,7 @@ if [ -z "$now" ]; then
 	missing+=("the series of $(rel "$tree") (no branch patched there): which series the figures measured is not checked")
 else
 	[ ! -f "$summary" ] || series_check "$(rel "$summary")" \
-		"$(awk -F'\t' '$1 == "series" { print $2, $3 }' "$summary")" "rerun make check"
+		"$check_series" "rerun make check"
 	[ ! -f "$cmp/report.json" ] || series_check "$(rel "$cmp/series-commit")" \
 		"$(cat "$cmp/series-commit" 2>/dev/null)" "rerun $cmp_what"
 fi
@@ -210,11 +235,14 @@ fi
 . "$top/harness/cover-letter-fills.sh"
 
 n=$(grep -cvE '^[[:space:]]*(#|$)' "$top/patches/series")
-fills=$(mktemp -d)
-trap 'rm -rf "$fills"' EXIT
+fills=$work/fills
+mkdir "$fills"
 [ -n "$body" ] || mkdir -p "$(dirname "$out")"
+# The template without its "## " comment lines.
+text=""
+while IFS= read -r l || [ -n "$l" ]; do [[ $l == "## "* ]] || text+=$l$'\n'; done < "$tmpl"
 # Only what the template asks for and the caller does not give.
-need() { awk -v p="@$1@" '!/^## / && index($0, p) { f = 1 } END { exit !f }' "$tmpl" && { [ -z "$extra" ] || [ ! -f "$extra/$1" ]; }; }
+need() { [[ $text == *"@$1@"* ]] && { [ -z "$extra" ] || [ ! -f "$extra/$1" ]; }; }
 fill() { if need "$1"; then "$2" > "$fills/$1"; fi; }
 fill NPATCHES npatches
 fill PLACEMENT_SOURCE placement_source
@@ -229,25 +257,23 @@ fill BASE base
 fill POSTINGS postings
 # A posting's own figures (postings.sh) replace the series' ones.
 [ -z "$extra" ] || cp "$extra"/* "$fills/"
-python3 - "$tmpl" "$out" "$fills" "$body" <<'PY'
-import os
-import re
-import sys
-tmpl, out, fills, body = sys.argv[1:5]
-# "## " lines are the template's comments.
-t = ''.join(ln for ln in open(tmpl).read().splitlines(True) if not ln.startswith('## '))
-for name in os.listdir(fills):
-    t = t.replace('@%s@' % name, open(os.path.join(fills, name)).read().rstrip('\n'))
-left = sorted(set(re.findall(r'@[A-Z_]+@', t)))
-if left:
-    sys.exit('cover-letter: unfilled placeholders: ' + ' '.join(left))
-hdr = ('From 0000000000000000000000000000000000000000 Mon Sep 17 00:00:00 2001\n'
-       'From: scsi_numa project <scsi_numa@localhost>\n')
-if body:
-    sys.stdout.write(t)
-else:
-    open(out, 'w').write(hdr + t)
-PY
+# Each @NAME@ replaced by its fill, trailing newlines dropped.
+for f in "$fills"/*; do
+	IFS= read -r -d '' v < "$f" || :
+	while [[ $v == *$'\n' ]]; do v=${v%$'\n'}; done
+	text=${text//"@${f##*/}@"/"$v"}
+done
+left=() r=$text
+while [[ $r =~ @[A-Z_]+@ ]]; do left+=("${BASH_REMATCH[0]}"); r=${r#*"${BASH_REMATCH[0]}"}; done
+if [ ${#left[@]} -gt 0 ]; then
+	echo "cover-letter: unfilled placeholders: $(printf '%s\n' "${left[@]}" | sort -u | paste -sd ' ')" >&2
+	exit 1
+fi
+if [ -n "$body" ]; then
+	printf '%s' "$text"
+else
+	printf 'From 0000000000000000000000000000000000000000 Mon Sep 17 00:00:00 2001\nFrom: scsi_numa project <scsi_numa@localhost>\n%s' "$text" > "$out"
+fi
 [ -n "$body" ] || {
 	printf '%s\n' "${inputs[@]}" > "$(dirname "$out")/inputs.tsv"
 	evidence_file > "$(dirname "$out")/evidence.txt"

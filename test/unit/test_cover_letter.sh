@@ -25,11 +25,19 @@ fail() { echo "FAIL: $n: $*"; bad=$((bad + 1)); }
 fresh() { n=$1 ncases=$((ncases + 1)); b=$tmp/$n out=$tmp/$n-letter/0000-cover-letter.patch; rm -rf "$b"; cp -r "$data" "$b"; }
 run() { COVER_BUILD=$b "$cl" "$@" > "$tmp/stdout" 2> "$tmp/stderr"; }
 # has TEXT: the letter holds TEXT, any run of blanks and line breaks
-# counted as one blank (the letter folds its lines).
-# (tr and grep: a python3 per check cost seconds over the test.)
-squeeze() { tr -s ' \t\n' '   '; }
+# counted as one blank (the letter folds its lines).  In bash: a tr and
+# a grep per check cost seconds over the test.
+squeeze() { # VAR TEXT: TEXT, each run of blanks and newlines one blank, in VAR
+	local t=${2//[$' \t\n']/ }
+	while [[ $t == *"  "* ]]; do t=${t//  / }; done
+	printf -v "$1" '%s' "$t"
+}
 holds() { # FILE TEXT
-	[ -f "$1" ] && squeeze < "$1" | grep -qF -- "$(printf '%s' "$2" | squeeze)"
+	local c w
+	[ -f "$1" ] || return 1
+	IFS= read -r -d '' c < "$1" || :
+	squeeze c "$c"; squeeze w "$2"
+	[[ $c == *"$w"* ]]
 }
 has() { holds "$out" "$1" || fail "the letter lacks: $1"; }
 # ev_has TEXT: the same for evidence.txt beside the letter.
@@ -141,6 +149,9 @@ python3 -c 'import json, sys; d = json.load(open(sys.argv[1])); del d["run_id"];
 	"$b/compare/report.json"
 run "$out" && fail "a report.json without a run id accepted"
 said "compare/report.json has no run_id"
+echo '{"run_id": "x"' > "$b/compare/report.json"
+run "$out" && fail "a report.json that is not JSON accepted"
+said "compare/report.json is not report.py's JSON: report.py: "
 
 fresh no-check
 rm "$b/check/summary.tsv"
@@ -290,7 +301,7 @@ if [ -n "${STANDIN_STREAMED:-}" ]; then
 	for _ in $(seq 20); do grep -q "^\[$VM_RUN\] ok 2 01-topology$" "$STANDIN_STREAMED" && break; sleep 0.5; done
 	grep -q "^\[$VM_RUN\] ok 2 01-topology$" "$STANDIN_STREAMED" || echo "not ok 3 10-placement-probe # not streamed while running" >> "$o/tap"
 fi
-printf 'ok 3 10-placement-probe\n%sok 4 teardown\n' "${STANDIN_TEARDOWN:-}" >> "$o/tap"; : > "$o/dmesg.txt"
+printf 'ok 3 10-placement-probe\nok 4 teardown\n' >> "$o/tap"; : > "$o/dmesg.txt"
 printf '%s\t%s\tprobe\tahci\tshost\t1\t1\n' "$1" "$2" > "$o/placement.tsv"
 VM
 chmod +x "$sb/harness/vm.sh"
@@ -315,12 +326,6 @@ else
 	done
 	"$sb/harness/cover-letter.sh" --inputs 2> "$tmp/stderr" || fail "cover-letter.sh refused check.sh's data"
 	said "placement.tsv      $id"
-	# A failed teardown is no case, but it fails the run all the same.
-	STANDIN_TEARDOWN="not " "$sb/harness/check.sh" --no-kat 'vanilla:cpuless:01*,10*' > "$tmp/check.out" 2>&1 &&
-		fail "check.sh passed a run whose teardown failed"
-	grep -q "^check: 1 cases passed, 0 failed, 0 skipped, 0 reported; 3 run checks passed, 1 failed " "$tmp/check.out" ||
-		fail "check.sh, failed teardown: $(tail -n 1 "$tmp/check.out")"
-	"$sb/harness/check.sh" --no-kat 'patched:two-node' 'vanilla:cpuless:01*,10*' > "$tmp/check.out" 2>&1 || fail "check.sh again"
 	VM_RUN=vanilla-cpuless "$sb/harness/vm.sh" vanilla cpuless	# as make vm does
 	"$sb/harness/cover-letter.sh" --inputs 2> "$tmp/stderr" && fail "a redone run accepted"
 	said "build/runs/vanilla-cpuless/out/placement.tsv is from run none"
