@@ -24,11 +24,14 @@ lint_bg_dir=$(mktemp -d)
 trap 'rm -rf "$lint_bg_dir"' EXIT
 
 # A second lane from the start (2 cores: this lane and the rest): the
-# longest test, then as much of the rest as balances the two.
+# longest test, then as much of the rest as balances the two (this lane
+# starts with shellcheck, the longest step).  make lint must stay within
+# a minute on 2 cores: the verdict line ends with its time.
 bg_queue "cover letter test (recorded inputs)" test/unit/test_cover_letter.sh
 bg_queue "plan test (typos refused before anything is built)" test/unit/test_plan.sh
 bg_queue "case runner meta test" test/meta/test_run_cases.sh
 bg_queue "make compare's verdict line (the series only, no verdict said)" test/unit/test_compare_verdict.sh
+bg_queue "kernel-log judge test" test/unit/test_kmsg.sh
 bg_lane
 # This one mostly waits (check.sh polls its guests each second).
 bg_step "check.sh's accounting test (stand-in guests)" test/unit/test_check_summary.sh
@@ -49,7 +52,7 @@ if command -v shellcheck >/dev/null; then
 else
 	echo "lint: shellcheck missing (make deps installs it)"; lint_count shellcheck "" 1 shellcheck
 fi
-py=(lib/placement.py lib/cpulist.py test/unit/test_placement.py test/unit/test_cpulist.py
+py=(lib/placement.py lib/cpulist.py lib/inproc.py test/unit/test_placement.py test/unit/test_cpulist.py
     fio-jobs/*.py qemu-plugin/kat/split.py blktests/table.py
     harness/keep-notes.py test/unit/test_keep_notes.py
     harness/lint-series/notes.py test/unit/test_notes.py)
@@ -63,8 +66,7 @@ step "SPDX line in every source file" harness/spdx-check.sh
 step "Python unit tests of lib/ and harness/ (placement.py, cpulist.py against cpulist.sh, keep-notes.py, lint-series' notes.py)" \
 	unittests test/unit test_placement:16 test_cpulist:4 test_keep_notes:3 test_notes:3
 step "fio-jobs unit tests (stats.py, reports, meter)" \
-	unittests fio-jobs test_stats:17 test_report:14 test_meter_report:15 test_rules_report:6 test_rules_matrix:8 test_scan_report:4
-step "kernel-log judge test" test/unit/test_kmsg.sh
+	unittests fio-jobs test_stats:17 test_report:15 test_meter_report:15 test_rules_report:6 test_rules_matrix:8 test_scan_report:4
 step "shutdown judge test" test/unit/test_poweroff.sh
 step "figures in the patches, each in its table" test/unit/test_patch_figures.sh
 step "the rule table regenerated from its committed run data" test/unit/test_run_data.sh
@@ -113,7 +115,7 @@ bg_join
 # The C (the inspector, the meter plugin and its tools) is compiled with
 # -Werror by the builds that make check runs (kbuild.sh, make -C qemu-plugin),
 # not here: the inspector needs a kernel build, the plugin QEMU's header.
-lint_verdict "shell: ${#shell[@]} files, Python: ${#py[@]} files"
+lint_verdict "shell: ${#shell[@]} files, Python: ${#py[@]} files; $(($(date +%s) - lint_start)) s"
 rc=$?
 # Its time, for make check's phase times (check.sh, lib/phase.sh).
 # shellcheck source=../lib/phase.sh

@@ -5,7 +5,7 @@
 # for its run.  Every count of summary.tsv and of the last line for runs
 # with a pass, a "# SKIP reason" the run expects and one it does not, a
 # "# SKIP report only", a "not ok", a "Bail out!", only 01-topology, only
-# skips, a skipped 01-topology; each run check that fails is named; the
+# skips, a skipped 01-topology, a failed teardown; each run check that fails is named; the
 # exit status; a misspelt run refused before any guest.
 # shellcheck source=unit-lib.sh
 . "$(dirname "$0")/unit-lib.sh"
@@ -25,12 +25,13 @@ cp "$STANDIN_TAPS/$VM_RUN" "$o/tap" && : > "$o/dmesg.txt"
 ! grep -qE '^(not ok|Bail out!)' "$o/tap"
 VM
 chmod +x "$sb/harness/vm.sh"
-# tap RUN LINE..: the TAP of RUN, between boot-and-setup and teardown.
+# tap RUN LINE..: the TAP of RUN, between boot-and-setup and teardown
+# (unless a LINE is the teardown's).
 tap() {
 	local r=$1 i=1; shift
 	{ echo "ok 1 boot-and-setup"
 	  for l in "$@"; do i=$((i + 1)); echo "${l/N/$i}"; done
-	  [[ "$*" == *"Bail out!"* ]] || echo "ok $((i + 1)) teardown"; } > "$taps/$r"
+	  [[ "$*" == *"Bail out!"* || "$*" == *" teardown"* ]] || echo "ok $((i + 1)) teardown"; } > "$taps/$r"
 }
 # check RUN..: check.sh on these runs; its output in $tmp/out, rc.
 check() {
@@ -55,8 +56,11 @@ tap patched-one-node-bail 'Bail out! the host expects a patched kernel; this one
 tap vanilla-two-node-allskip 'ok N 01-topology' 'ok N 20-scsi-debug-invalid-node # SKIP vanilla kernel (expected)' \
 	'ok N 50-named-disk # SKIP no disk named (host-check --disk)'
 tap patched-four-node-own 'ok N 01-topology # SKIP a run check' 'ok N 10-placement-probe'
+# A failed teardown is no case, but it fails the run all the same.
+tap vanilla-cpuless-teardown 'ok N 01-topology' 'ok N 10-placement-probe' 'not ok N teardown'
 check patched:two-node:01*,10*,11*,20*,50*:mixed vanilla:cpuless:01*:only01 patched:cpuless:01*,1*:newskip \
-	patched:one-node::bail vanilla:two-node:01*,20*,50*:allskip patched:four-node:01*,10*:own
+	patched:one-node::bail vanilla:two-node:01*,20*,50*:allskip patched:four-node:01*,10*:own \
+	vanilla:cpuless:01*,10*:teardown
 [ "$rc" = 1 ] || fail "check.sh with failing runs: exit $rc, not 1"
 counts patched-two-node-mixed 1 1 1 1 4 0
 counts vanilla-cpuless-only01 0 0 0 0 4 1
@@ -64,9 +68,10 @@ counts patched-cpuless-newskip 1 0 1 0 4 1
 counts patched-one-node-bail 0 0 0 0 2 2
 counts vanilla-two-node-allskip 0 0 2 0 4 1
 counts patched-four-node-own 1 0 0 0 3 1
-grep -qx 'total	3	1	4	1	21	6' "$sb/build/check/summary.tsv" ||
-	fail "summary.tsv: $(grep '^total' "$sb/build/check/summary.tsv"), not total 3 1 4 1 21 6"
-[ "$(tail -n 1 "$tmp/out" | cut -d';' -f1-2)" = "check: 3 cases passed, 1 failed, 4 skipped, 1 reported; 21 run checks passed, 6 failed (boot, teardown, kernel log)" ] ||
+counts vanilla-cpuless-teardown 1 0 0 0 3 1
+grep -qx 'total	4	1	4	1	24	7' "$sb/build/check/summary.tsv" ||
+	fail "summary.tsv: $(grep '^total' "$sb/build/check/summary.tsv"), not total 4 1 4 1 24 7"
+[ "$(tail -n 1 "$tmp/out" | cut -d';' -f1-2)" = "check: 4 cases passed, 1 failed, 4 skipped, 1 reported; 24 run checks passed, 7 failed (boot, teardown, kernel log)" ] ||
 	fail "check.sh's last line: $(tail -n 1 "$tmp/out")"
 said "not ok - vanilla-cpuless-only01: no case ran in this run"
 said "not ok - vanilla-two-node-allskip: no case ran in this run"
