@@ -251,19 +251,36 @@ def meter_letter_lines(rows, baseline):
 
 
 def letter_parts(path, outdir):
-    """--from-json FILE --letter DIR: the cover letter's inputs."""
-    doc, rows = load_json(path)
+    """--from-json FILE --letter DIR: the cover letter's inputs.  Only a
+    FILE that is no JSON object fails (InputError); a part that cannot be
+    made is empty, its error in DIR/PART.err, and a verdict that cannot
+    be given has status 1 (as --verdict's exit)."""
     try:
-        line, rc = verdict_line(rows)
-        rc = 0 if rc else 3
+        with open(path) as f:
+            doc = json.load(f)
+        run_id = doc.get("run_id")
+    except (OSError, ValueError, AttributeError) as e:
+        raise InputError("%s: not JSON (%s: %s)" % (path, type(e).__name__, e))
+    parts = {"run_id": "%s\n" % (run_id or "")}
+    try:
+        _doc, rows = load_json(path)
+        line, ok = verdict_line(rows)
+        rc = 0 if ok else 3
     except InputError as e:
-        line, rc = "report.py: %s" % e, 1
+        line, rc, rows = "report.py: %s" % e, 1, None
+    parts.update({"verdict": line + "\n", "verdict.rc": "%d\n" % rc})
     have_meter = doc.get("have_meter", True)
-    parts = {"run_id": (doc.get("run_id") or "") + "\n",
-             "verdict": line + "\n", "verdict.rc": "%d\n" % rc,
-             "iops": iops_text(rows, doc["baseline"], doc.get("vm_clock")),
-             "meter": meter_summary_text(rows, doc["baseline"]) if have_meter else "",
-             "meter-lines": meter_letter_lines(rows, doc["baseline"]) if have_meter else ""}
+    for name, make in (
+            ("iops", lambda: iops_text(rows, doc["baseline"], doc.get("vm_clock"))),
+            ("meter", lambda: meter_summary_text(rows, doc["baseline"]) if have_meter else ""),
+            ("meter-lines", lambda: meter_letter_lines(rows, doc["baseline"]) if have_meter else "")):
+        try:
+            if rows is None:
+                raise InputError(line)
+            parts[name] = make()
+        except Exception as e:  # noqa: BLE001 (any error: the letter says the part is missing)
+            parts[name] = ""
+            parts[name + ".err"] = "%s: %s\n" % (type(e).__name__, e)
     os.makedirs(outdir, exist_ok=True)
     for name, text in parts.items():
         with open(os.path.join(outdir, name), "w") as f:

@@ -2,7 +2,7 @@
 # shellcheck shell=bash
 # cover-letter-fills.sh, sourced by cover-letter.sh once it has accepted
 # the inputs: the functions writing each @NAME@ fill and evidence.txt,
-# from the runs and files it found (cmp, check_id, check_runs ...).
+# from the runs and files it found (cmp, check_id, check_names ...).
 # shellcheck disable=SC2154	# cover-letter.sh's variables
 
 # none WHAT: what the letter says for a figure it cannot give (missing[]
@@ -12,9 +12,10 @@ none() { foldp 70 "  " "    " <<< "(not measured: $1)"; }
 # the last blank of the first WIDTH bytes of a line too long, else at
 # WIDTH), trailing blanks dropped; of each input line the first line
 # prefixed by FIRST, the others by REST.  One awk: fold | sed cost two
-# processes a paragraph.
+# processes a paragraph.  Blanks are spaces (the letter's text has no
+# tab); LC_ALL=C: bytes, as fold counts them, whichever awk is installed.
 foldp() {
-	awk -v w="$1" -v p1="$2" -v p2="$3" '{ line = $0; p = p1
+	LC_ALL=C awk -v w="$1" -v p1="$2" -v p2="$3" '{ line = $0; p = p1
 		while (length(line) > w) {
 			cut = w
 			for (i = w; i > 0; i--) if (substr(line, i, 1) == " ") { cut = i; break }
@@ -69,7 +70,8 @@ report_part() { local t; IFS= read -r -d '' t < "$parts/$1" || :; printf '%s' "$
 fio_summary() {
 	if [ ! -f "$cmp/report.json" ]; then none "$cmp_what: $(rel "$cmp/report.json")"; return; fi
 	local t
-	t=$(report_part iops | grep -m 1 '^No regression')
+	[ ! -f "$parts/iops.err" ] || { none "report.py could not make the IOPS table: $(< "$parts/iops.err")"; return; }
+	t=$(report_part iops | grep -m 1 '^No regression' || :)
 	[ -n "$t" ] || { none "no verdict line in report.py's IOPS table"; return; }
 	wrap "  " <<< "$t"
 	compare_run
@@ -80,6 +82,7 @@ fio_summary() {
 # --letter's meter-lines).
 meter_summary() {
 	if [ ! -f "$cmp/report.json" ]; then none "$cmp_what: $(rel "$cmp/report.json")"; return; fi
+	[ ! -f "$parts/meter-lines.err" ] || { none "the meter's sums could not be read from $(rel "$cmp/report.json")"; return; }
 	[ -s "$parts/meter-lines" ] || { none "$cmp_what of $cmp_when (run $cmp_id) ran without the meter"; return; }
 	foldp 70 "  " "    " < "$parts/meter-lines"
 }
@@ -107,6 +110,7 @@ alloc_cpus() {
 compare_part() {
 	if [ ! -f "$cmp/report.json" ]; then none "$cmp_what: $(rel "$cmp/report.json")"; return; fi
 	local t
+	[ ! -f "$parts/$1.err" ] || { none "report.py could not make the table from $(rel "$cmp/report.json"): $(< "$parts/$1.err")"; return; }
 	t=$(report_part "$1")
 	if [ -z "$t" ]; then none "$cmp_what of $cmp_when (run $cmp_id) ran without the meter"; return; fi
 	echo "  ($cmp_what of $cmp_when, run id $cmp_id)"

@@ -100,7 +100,10 @@ for name in "${check_names[@]}"; do
 	for f in placement.tsv alloc-cpus.summary; do
 		[ -f "$runs/$name/out/$f" ] || continue
 		id=none
-		if [ -f "$runs/$name/run-id" ]; then id=""; read -r id < "$runs/$name/run-id" || :; fi
+		if [ -f "$runs/$name/run-id" ]; then
+			id=""; IFS= read -r -d '' id < "$runs/$name/run-id" || :
+			while [[ $id == *$'\n' ]]; do id=${id%$'\n'}; done
+		fi
 		relv r "$runs/$name/out/$f"
 		inputs+=("$f	$id	$r")
 		if [ "$id" = none ]; then
@@ -134,7 +137,7 @@ before run ids): rerun make compare, or give it one: fio-jobs/report.py --run-id
 		[ "$vrc" != 3 ] || [ "${COVER_ALLOW_NOT_MET:-}" = 1 ] ||
 			cmpfail+="${cmpfail:+; }$(rel "$cmp/report.json"): $verdict (make export COVER_ALLOW_NOT_MET=1 writes the letter anyway)"
 	else
-		cmpfail="$(rel "$cmp/report.json") is not report.py's JSON: $(paste -sd " " "$work/err")"
+		cmpfail="$(rel "$cmp/report.json") is not JSON: $(tail -n 1 "$work/err")"
 	fi
 	relv r "$cmp/report.json"
 	inputs+=("compare	${cmp_id:-none}	$r")
@@ -240,7 +243,8 @@ mkdir "$fills"
 [ -n "$body" ] || mkdir -p "$(dirname "$out")"
 # The template without its "## " comment lines.
 text=""
-while IFS= read -r l || [ -n "$l" ]; do [[ $l == "## "* ]] || text+=$l$'\n'; done < "$tmpl"
+while IFS= read -r l; do [[ $l == "## "* ]] || text+=$l$'\n'; done < "$tmpl"
+[[ -z $l || $l == "## "* ]] || text+=$l	# a last line without its newline
 # Only what the template asks for and the caller does not give.
 need() { [[ $text == *"@$1@"* ]] && { [ -z "$extra" ] || [ ! -f "$extra/$1" ]; }; }
 fill() { if need "$1"; then "$2" > "$fills/$1"; fi; }
@@ -259,6 +263,7 @@ fill POSTINGS postings
 [ -z "$extra" ] || cp "$extra"/* "$fills/"
 # Each @NAME@ replaced by its fill, trailing newlines dropped.
 for f in "$fills"/*; do
+	[ -e "$f" ] || continue
 	IFS= read -r -d '' v < "$f" || :
 	while [[ $v == *$'\n' ]]; do v=${v%$'\n'}; done
 	text=${text//"@${f##*/}@"/"$v"}
@@ -266,7 +271,7 @@ done
 left=() r=$text
 while [[ $r =~ @[A-Z_]+@ ]]; do left+=("${BASH_REMATCH[0]}"); r=${r#*"${BASH_REMATCH[0]}"}; done
 if [ ${#left[@]} -gt 0 ]; then
-	echo "cover-letter: unfilled placeholders: $(printf '%s\n' "${left[@]}" | sort -u | paste -sd ' ')" >&2
+	echo "cover-letter: unfilled placeholders: $(printf '%s\n' "${left[@]}" | LC_ALL=C sort -u | paste -sd ' ')" >&2
 	exit 1
 fi
 if [ -n "$body" ]; then

@@ -33,7 +33,7 @@ bg_queue "case runner meta test" test/meta/test_run_cases.sh
 bg_queue "make compare's verdict line (the series only, no verdict said)" test/unit/test_compare_verdict.sh
 bg_queue "kernel-log judge test" test/unit/test_kmsg.sh
 bg_lane
-# This one mostly waits (check.sh polls its guests each second).
+# check.sh's own runs, beside the others.
 bg_step "check.sh's accounting test (stand-in guests)" test/unit/test_check_summary.sh
 # Mostly waiting on its stand-in fio: beside the others too.
 bg_step "background fio helper test (progress required)" test/unit/test_fio_bg.sh

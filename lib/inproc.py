@@ -3,10 +3,11 @@
 this process with ARGS as its command line; returns what
 subprocess.run(capture_output=True, text=True) would (returncode, stdout,
 stderr).  The unit tests run our tools dozens of times: a python3 each
-cost seconds of make lint.  Each tool is also run as a program by a shell
-test (test_compare_verdict.sh, test_cover_letter.sh, lint-series), so its
-command-line entry stays tested.  The program must do its work in main(),
-its exit status returned or given to sys.exit."""
+cost seconds of make lint.  The tools' own command-line entry is run
+elsewhere: report.py by test_compare_verdict.sh and test_cover_letter.sh
+(make lint), placement.py in the guests (make check), notes.py by make
+lint-series.  The program must do its work in main(), its exit status
+returned or given to sys.exit."""
 import contextlib
 import importlib.util
 import io

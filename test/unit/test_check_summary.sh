@@ -18,10 +18,12 @@ ln -s "$top/harness/topo" "$sb/harness/" && ln -s "$top/test/cases" "$sb/test/"
 cat > "$sb/harness/vm.sh" <<'VM'
 #!/bin/bash
 # Stand-in for vm.sh: the TAP of STANDIN_TAPS/VM_RUN, a clean kernel log;
-# exit 1 on a "not ok" or "Bail out!" in it, as the guest would.
+# exit 1 on a "not ok" or "Bail out!" in it, as the guest would, or
+# the status in STANDIN_TAPS/VM_RUN.rc.
 o=$(cd "$(dirname "$0")/.." && pwd)/build/runs/$VM_RUN/out
 rm -rf "${o%/out}"; mkdir -p "$o"
 cp "$STANDIN_TAPS/$VM_RUN" "$o/tap" && : > "$o/dmesg.txt"
+[ ! -f "$STANDIN_TAPS/$VM_RUN.rc" ] || exit "$(cat "$STANDIN_TAPS/$VM_RUN.rc")"
 ! grep -qE '^(not ok|Bail out!)' "$o/tap"
 VM
 chmod +x "$sb/harness/vm.sh"
@@ -56,8 +58,10 @@ tap patched-one-node-bail 'Bail out! the host expects a patched kernel; this one
 tap vanilla-two-node-allskip 'ok N 01-topology' 'ok N 20-scsi-debug-invalid-node # SKIP vanilla kernel (expected)' \
 	'ok N 50-named-disk # SKIP no disk named (host-check --disk)'
 tap patched-four-node-own 'ok N 01-topology # SKIP a run check' 'ok N 10-placement-probe'
-# A failed teardown is no case, but it fails the run all the same.
+# A failed teardown is no case, but it fails the run all the same, even
+# where the guest's exit says nothing.
 tap vanilla-cpuless-teardown 'ok N 01-topology' 'ok N 10-placement-probe' 'not ok N teardown'
+echo 0 > "$taps/vanilla-cpuless-teardown.rc"
 check patched:two-node:01*,10*,11*,20*,50*:mixed vanilla:cpuless:01*:only01 patched:cpuless:01*,1*:newskip \
 	patched:one-node::bail vanilla:two-node:01*,20*,50*:allskip patched:four-node:01*,10*:own \
 	vanilla:cpuless:01*,10*:teardown
@@ -83,11 +87,14 @@ unsaid "20-scsi-debug-invalid-node skipped"
 unsaid "11-placement-rescan skipped"
 unsaid "patched-two-node-mixed: no case ran"
 
-# A clean run with a skip it expects passes.
+# A clean run with a skip it expects passes; so does the run whose
+# teardown failed, redone clean.
 tap patched-two-node 'ok N 01-topology' 'ok N 10-placement-probe' 'ok N 50-named-disk # SKIP no disk named'
-check patched:two-node:01*,10*,50*
-[ "$rc" = 0 ] || fail "check.sh on a clean run: exit $rc: $(grep '^not ok' "$tmp/out")"
+tap vanilla-cpuless-teardown 'ok N 01-topology' 'ok N 10-placement-probe'
+check patched:two-node:01*,10*,50* vanilla:cpuless:01*,10*:teardown
+[ "$rc" = 0 ] || fail "check.sh on clean runs: exit $rc: $(grep '^not ok' "$tmp/out")"
 counts patched-two-node 1 0 1 0 4 0
+counts vanilla-cpuless-teardown 1 0 0 0 4 0
 
 # A typo: refused, and no guest started.
 rm -rf "$sb/build/runs"

@@ -151,7 +151,7 @@ run "$out" && fail "a report.json without a run id accepted"
 said "compare/report.json has no run_id"
 echo '{"run_id": "x"' > "$b/compare/report.json"
 run "$out" && fail "a report.json that is not JSON accepted"
-said "compare/report.json is not report.py's JSON: report.py: "
+said "compare/report.json is not JSON: report.py: "
 
 fresh no-check
 rm "$b/check/summary.tsv"
