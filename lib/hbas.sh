@@ -13,11 +13,23 @@
 # machine has one), then every disk's block device waited for.  run-cases'
 # setup, and case 10 when the disks are no longer the ones probe created.
 load_hbas() {
-	local m cpu want n
+	local m cpu want n p bad="" pids=()
 	cpu=$(cpu_off_node "$TOPO_DEV_NODE" "$TOPO_HOST_NODE")
+	# Side by side: a modprobe returns when its probe's scan is over, and
+	# under TCG a scan mostly waits (QEMU megasas leaves an INQUIRY to its
+	# 20 s timeout in some boots; virtio-scsi's 255 absent targets each
+	# freeze the disk's queue twice, an RCU grace period each: ~20 s).
+	# Each starts once the one before has a host (or has exited), so host
+	# numbers keep TOPO_HBAS's order.
 	for m in $TOPO_HBAS; do
-		taskset -c "$cpu" modprobe "$m" || { echo "modprobe $m failed"; return 1; }
+		taskset -c "$cpu" modprobe "$m" &
+		p=$! pids+=("$m:$p")
+		while kill -0 "$p" 2>/dev/null && ! grep -qsx "$m" /sys/class/scsi_host/*/proc_name; do
+			sleep 0.1
+		done
 	done
+	for p in "${pids[@]}"; do wait "${p#*:}" || bad+=" ${p%%:*}"; done
+	[ -z "$bad" ] || { echo "modprobe${bad} failed"; return 1; }
 	[ -n "$TOPO_HBAS" ] && echo "HBA drivers loaded from CPU $cpu"
 	want=$(echo "$TOPO_HBAS" | wc -w)
 	for _ in $(seq 120); do
