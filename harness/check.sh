@@ -71,7 +71,7 @@ skip_expected() {
 	*:50-named-disk) return 0 ;;	# no disk is named in a guest (host-check --disk)
 	vanilla*:20-*|vanilla*:2[45]-*|vanilla*:3[01]-kunit-*) return 0 ;;	# these come with the series
 	vanilla*:05-*|patched:05-*) return 0 ;;	# kmemleak is the debug kernel's
-	*:12-*|*:41-*) ;;
+	*:41-*) ;;
 	*) return 1 ;;
 	esac
 	local f=$top/harness/topo/$2
@@ -79,8 +79,6 @@ skip_expected() {
 	# shellcheck disable=SC2016 # the inner script's own expansions
 	bash -c '. "$1" || exit 2
 		case $2 in
-		# 12: SLUB allocation tracking, only where the topology boots with it
-		12-*) ! [[ " ${TOPO_CMDLINE:-} " =~ \ slub_debug=[^\ ]*U ]] ;;
 		# 41: another node with CPUs to keep I/O on
 		41-*) c=0; for x in "${TOPO_NODE_CPUS[@]}"; do [ -z "$x" ] || c=$((c + 1)); done
 			[ "$c" -lt 2 ] ;;

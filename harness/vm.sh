@@ -168,15 +168,31 @@ cmdline+=" init=$top/harness/guest-init scsi_numa.top=$top scsi_numa.kernel=$ker
 # A topology outside harness/topo/: its file, for the guest.
 [ "$topofile" = "$top/harness/topo/$topo" ] || cmdline+=" scsi_numa.topofile=$topofile"
 [ -n "$cases" ] && cmdline+=" scsi_numa.cases=$cases"
-# The guest's own budget: its cases stop (and say which) before the host's
-# timeout kills the VM.
-# A debug kernel (SLUB_DEBUG_ON: red zones, poisoning, sanity checks, user
-# tracking) keeps all of it: a topology's slub_debug=U would switch the
-# rest off.
+# case_boot CASES: the kernel parameters the cases CASES (run-cases' -p;
+# empty: all) ask for in their header ("# boot: PARAM.."), once each.  SLUB's
+# allocation tracking (slub_debug=U, cases 11 and 12) costs every
+# allocation a stack trace (a two-node boot ~40 s longer under TCG): only a
+# run with a case that reads it boots with it.  make host-check boots as a
+# server does; a guest that runs no case (scsi_numa.mode) gets none.
+case_boot() {
+	local c g m pats
+	IFS=, read -ra pats <<< "${1:-*}"
+	for c in "$top"/test/cases/*; do
+		m=""
+		# shellcheck disable=SC2053 # the globs are run-cases' patterns
+		for g in "${pats[@]}"; do [[ ${c##*/} == $g ]] && m=1; done
+		[ -z "$m" ] || sed -n '1,40s/^# boot: *//p' "$c"
+	done | tr ' ' '\n' | awk 'NF && !s[$0]++' | paste -sd' ' -
+}
 tcmd=${TOPO_CMDLINE:-}
+[ "$cases" = host-check ] || [[ " ${VM_CMDLINE:-} " == *" scsi_numa.mode="* ]] || tcmd+=" $(case_boot "$cases")"
+# A debug kernel (SLUB_DEBUG_ON: red zones, poisoning, sanity checks, user
+# tracking) keeps all of it: slub_debug=U would switch the rest off.
 grep -qx CONFIG_SLUB_DEBUG_ON=y "$kdir/.config" 2>/dev/null && tcmd=${tcmd//slub_debug=U/slub_debug=FZPU}
 # Case timeouts scale on a KASAN kernel (several times slower under TCG).
 grep -qx CONFIG_KASAN=y "$kdir/.config" 2>/dev/null && tcmd+=" scsi_numa.tscale=${VM_TSCALE:-4}"
+# The guest's own budget: its cases stop (and say which) before the host's
+# timeout kills the VM.
 cmdline+=" $tcmd scsi_numa.budget=$((timeout_s - 60))${VM_CHURN:+ scsi_numa.churn=$VM_CHURN} log_buf_len=8M ${VM_CMDLINE:-}"
 
 echo "# vm: $kernel/$topo: accel=$accel${icount:+ icount=$icount} cpus=$ncpu/$maxcpu mem=${mem}M expect=$expect, console: $run/console.log" >&2

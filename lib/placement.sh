@@ -83,7 +83,7 @@ placement_hbas() {
 # cpus=.. nodes=.." (the indented stack lines are left out), into OUT; the
 # caches matching CACHE-GLOB only (default: all; a read walks the cache's
 # objects, which is slow under TCG).  Returns 1 when
-# the kernel has no tracking (the topology does not boot with slub_debug=U).
+# the kernel has no tracking (the kernel was not booted with slub_debug=U).
 slub_alloc_traces() {
 	local d=/sys/kernel/debug/slab f cache
 	ls "$d"/kmalloc-*/alloc_traces >/dev/null 2>&1 || return 1
