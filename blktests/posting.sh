@@ -300,8 +300,8 @@ plan() {
 	subj=$(sed -n '1s/^Subject: \[[^]]*\] //p' "$tmpl")
 	cnt=$(ncommits)
 	echo "  $n. [$prefix $(printf "%0${#cnt}d/%d" 0 "$cnt")] $subj"
-	echo "     To: linux-block and blktests' maintainer (its CONTRIBUTING.md)"
-	echo "     Applies to blktests' master ${base:0:12}, not to the kernel."
+	echo "     lists: linux-block (and blktests' maintainer: its CONTRIBUTING.md);"
+	echo "       applies to blktests' master ${base:0:12}, not to the kernel"
 }
 
 valid_ident() {

@@ -228,33 +228,31 @@ prefix_of() { # N-NAME
 	case $v in 1) echo "PATCH" ;; rfc) echo "RFC PATCH" ;; *) echo "PATCH v$v" ;; esac
 }
 
+# foldsubj: a plan line folded to the letter's 80 columns.
+foldsubj() { fold -s -w 80 | sed 's/ *$//; 2,$s/^/       /'; }
 plan() {
-	local n name t to cc tol ccl deps cnt pre subj alldeps=""
+	local n name t lists deps cnt pre subj alldeps=""
 	build "$placeholder"
 	for ((n = 0; n < ${#P_name[@]}; n++)); do
 		name=${P_name[$n]} cnt=${P_commits[$n]}
 		t=$(entry_of "$name")
 		pre=$(prefix_of "$name")
-		# Names once each; Cc without what To has (as write sends them).
-		tol=$(route "$(field "$t" 4)" | sed 's/ <.*//; s/"//g' | awk '!s[$0]++')
-		ccl=$(route "$(field "$t" 5)" | sed 's/ <.*//; s/"//g' |
-			awk 'NR == FNR { s[$0] = 1; next } !s[$0]++' <(echo "$tol") -)
-		to=$(echo "$tol" | paste -sd, - | sed 's/,/, /g' |
-			fold -s -w 64 | sed 's/ *$//; 2,$s/^/         /')
-		deps=${P_deps[$n]}
 		if [ "$cnt" = 1 ]; then
 			subj=$(groups | awk -v n="$name" '$1 == n' | cut -d' ' -f3-)
-			echo "  $((n + 1)). [$pre] $subj"
+			echo "  $((n + 1)). [$pre] $subj" | foldsubj
 		else
 			subj=$(sed -n '1s/^Subject: \[[^]]*\] //p' "$(template_of "$name")")
 			# as git format-patch numbers them: 00/15, 0/2
-			echo "  $((n + 1)). [$pre $(printf "%0${#cnt}d/%d" 0 "$cnt")] $subj"
+			echo "  $((n + 1)). [$pre $(printf "%0${#cnt}d/%d" 0 "$cnt")] $subj" | foldsubj
 		fi
-		echo "     To: $to"
-		cc=$(echo "$ccl" | sed '/^$/d' | paste -sd, - | sed 's/,/, /g' |
-			fold -s -w 64 | sed 's/ *$//; 2,$s/^/         /')
-		[ -z "$cc" ] || echo "     Cc: $cc"
-		[ -z "$deps" ] || { echo "     Applies only after $(echo "$deps" | sed 's/ /, /g')."; alldeps=1; }
+		# Its lists (MAINTAINERS' L:, the addresses without a name), To's
+		# then Cc's, once each; the people are in each mail's To and Cc
+		# (write), by patch in evidence.txt (get_maintainer.pl).
+		lists=$({ route "$(field "$t" 4)"; route "$(field "$t" 5)"; } | grep -v '<' |
+			sed 's/@vger\.kernel\.org$//' | awk '!s[$0]++' | paste -sd, - | sed 's/,/, /g')
+		deps=${P_deps[$n]}
+		[ -z "$deps" ] || { lists+="; applies only after $(echo "$deps" | sed 's/ /, /g')"; alldeps=1; }
+		echo "lists: $lists" | fold -s -w 72 | sed 's/ *$//; 1s/^/     /; 2,$s/^/       /'
 	done
 	# The project's blktests tests, a series on blktests (blktests/posting.sh).
 	"$top/blktests/posting.sh" plan "$((n + 1))"

@@ -8,12 +8,13 @@
 #   byte for byte, or the step fails with the first lines of the diff.
 #   The tree counts only for what is not a figure (routing, shortlog,
 #   get_maintainer) and for the series check: figures of another series
-#   than the tree's patched are refused, as by make export.
+#   than the tree's patched are refused, as by make export.  The letter
+#   has at most 120 lines of at most 80 columns.
 # Reads $top, $patches, $tree, $tmp; uses res, indent.  Writes $tmp/letter*.
 : "${top:?}" "${patches:?}" "${tree:?}" "${tmp:?}"
 
 letter_check() {
-	local st=ok msg d=$tmp/letter-build f
+	local st=ok msg d=$tmp/letter-build f l w
 	echo
 	echo "letter and evidence.txt from patches/run-data/letter (cover-letter.sh):"
 	if [ ! -f "$patches/0000-cover-letter.patch" ] || [ ! -d "$patches/run-data/letter" ]; then
@@ -27,6 +28,12 @@ letter_check() {
 			tail -n 5 "$tmp/letter.log" | indent
 		else
 			msg="the letter and its tables regenerate identically"
+			# A letter a maintainer reads to the end (its template's rule).
+			l=$(wc -l < "$patches/0000-cover-letter.patch")
+			w=$(awk '{ if (length > w) w = length } END { print w + 0 }' "$patches/0000-cover-letter.patch")
+			if [ "$l" -gt 120 ] || [ "$w" -gt 80 ]; then
+				st=FAIL msg="patches/0000-cover-letter.patch: $l lines, $w columns at most; at most 120 lines of 80"
+			fi
 			for f in 0000-cover-letter.patch evidence.txt; do
 				if ! diff -u "$patches/$f" "$d/out/$f" > "$tmp/letter.diff"; then
 					st=FAIL msg="patches/$f differs from what its run data give"
