@@ -24,7 +24,7 @@
 # writes to it (fio verify) only with --confirm-write naming it again, and
 # never when it is mounted, swap or held by another device.  The one
 # setting it changes, remote_node_defrag_ratio of every slab cache (harness/README,
-# "Two things the guest does on purpose"), it prints and restores.  It
+# "Three things the guest does on purpose"), it prints and restores.  It
 # never changes IRQ affinity or sysctls.  Results: build/host-check/<time>/
 # (a temporary directory when the checkout is read-only).  Exit: 0 every
 # case passed or skipped, 1 a failure, 2 refused.

@@ -248,7 +248,7 @@ plan() {
 		# Its lists (MAINTAINERS' L:, the addresses without a name), To's
 		# then Cc's, once each; the people are in each mail's To and Cc
 		# (write), by patch in evidence.txt (get_maintainer.pl).
-		lists=$({ route "$(field "$t" 4)"; route "$(field "$t" 5)"; } | grep -v '<' |
+		lists=$({ route "$(field "$t" 4)"; route "$(field "$t" 5)"; } | awk '!/</' |
 			sed 's/@vger\.kernel\.org$//' | awk '!s[$0]++' | paste -sd, - | sed 's/,/, /g')
 		deps=${P_deps[$n]}
 		[ -z "$deps" ] || { lists+="; applies only after $(echo "$deps" | sed 's/ /, /g')"; alldeps=1; }

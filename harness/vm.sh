@@ -173,11 +173,13 @@ cmdline+=" init=$top/harness/guest-init scsi_numa.top=$top scsi_numa.kernel=$ker
 # allocation tracking (slub_debug=U, cases 11 and 12) costs every
 # allocation a stack trace (a two-node boot ~40 s longer under TCG): only a
 # run with a case that reads it boots with it.  make host-check boots as a
-# server does; a guest that runs no case (scsi_numa.mode) gets none.
+# server does; a guest that runs no case (scsi_numa.mode=compare|run)
+# gets none.
 case_boot() {
 	local c g m pats
 	IFS=, read -ra pats <<< "${1:-*}"
 	for c in "$top"/test/cases/*; do
+		[ -f "$c" ] || continue
 		m=""
 		# shellcheck disable=SC2053 # the globs are run-cases' patterns
 		for g in "${pats[@]}"; do [[ ${c##*/} == $g ]] && m=1; done
@@ -185,7 +187,7 @@ case_boot() {
 	done | tr ' ' '\n' | awk 'NF && !s[$0]++' | paste -sd' ' -
 }
 tcmd=${TOPO_CMDLINE:-}
-[ "$cases" = host-check ] || [[ " ${VM_CMDLINE:-} " == *" scsi_numa.mode="* ]] || tcmd+=" $(case_boot "$cases")"
+[ "$cases" = host-check ] || [[ " ${VM_CMDLINE:-} " =~ \ scsi_numa\.mode=(compare|run)\  ]] || tcmd+=" $(case_boot "$cases")"
 # A debug kernel (SLUB_DEBUG_ON: red zones, poisoning, sanity checks, user
 # tracking) keeps all of it: slub_debug=U would switch the rest off.
 grep -qx CONFIG_SLUB_DEBUG_ON=y "$kdir/.config" 2>/dev/null && tcmd=${tcmd//slub_debug=U/slub_debug=FZPU}

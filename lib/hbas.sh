@@ -19,12 +19,14 @@ load_hbas() {
 	# under TCG a scan mostly waits (QEMU megasas leaves an INQUIRY to its
 	# 20 s timeout in some boots; virtio-scsi's 255 absent targets each
 	# freeze the disk's queue twice, an RCU grace period each: ~20 s).
-	# Each starts once the one before has a host (or has exited), so host
-	# numbers keep TOPO_HBAS's order.
+	# Each starts once the one before has a host (or has exited): host
+	# numbers mostly keep TOPO_HBAS's order (ahci adds a host per port, and
+	# the next driver may start after its first).  Nothing may depend on
+	# host numbers or on the order of sdX names.
 	for m in $TOPO_HBAS; do
 		taskset -c "$cpu" modprobe "$m" &
 		p=$! pids+=("$m:$p")
-		while kill -0 "$p" 2>/dev/null && ! grep -qsx "$m" /sys/class/scsi_host/*/proc_name; do
+		while kill -0 "$p" 2>/dev/null && ! grep -qsxF "$m" /sys/class/scsi_host/*/proc_name; do
 			sleep 0.1
 		done
 	done
