@@ -13,17 +13,21 @@
 # machine has one), then every disk's block device waited for.  run-cases'
 # setup, and case 10 when the disks are no longer the ones probe created.
 load_hbas() {
-	local m cpu want n p bad="" pids=()
+	local m cpu want n p bad="" pids=() first="" rest=""
 	cpu=$(cpu_off_node "$TOPO_DEV_NODE" "$TOPO_HOST_NODE")
 	# Side by side: a modprobe returns when its probe's scan is over, and
 	# under TCG a scan mostly waits (QEMU megasas leaves an INQUIRY to its
 	# 20 s timeout in some boots; virtio-scsi's 255 absent targets each
 	# freeze the disk's queue twice, an RCU grace period each: ~20 s).
-	# Each starts once the one before has a host (or has exited): host
-	# numbers mostly keep TOPO_HBAS's order (ahci adds a host per port, and
-	# the next driver may start after its first).  Nothing may depend on
-	# host numbers or on the order of sdX names.
+	# virtio_scsi first, so that the other loads fit inside its scan; then
+	# TOPO_HBAS's order.  Each starts once the one before has a host (or
+	# has exited): host numbers mostly keep that order (ahci adds a host
+	# per port, and the next driver may start after its first).  Nothing
+	# may depend on host numbers or on the order of sdX names.
 	for m in $TOPO_HBAS; do
+		if [ "$m" = virtio_scsi ]; then first=$m; else rest+=" $m"; fi
+	done
+	for m in $first $rest; do
 		taskset -c "$cpu" modprobe "$m" &
 		p=$! pids+=("$m:$p")
 		while kill -0 "$p" 2>/dev/null && ! grep -qsxF "$m" /sys/class/scsi_host/*/proc_name; do
@@ -44,11 +48,15 @@ load_hbas() {
 	return 1
 }
 
-# rescan_host H CPU: delete every device of host H, then rescan the host,
-# both through sysfs from CPU (the scan runs in the writer's context).
-# Waits until the same devices, each with its disk, are back.
+# rescan_host H CPU: delete every device of host H, then scan each of them
+# again ("C T L" to the host's scan attribute), both through sysfs from CPU
+# (the scan runs in the writer's context and allocates the scsi_target and
+# scsi_device there, as a "- - -" scan does).  Not "- - -": under TCG that
+# adds ~20 s per host for nothing measured (QEMU megasas leaves an INQUIRY
+# to scsi_mod.inq_timeout; virtio-scsi's 255 absent targets each freeze the
+# disk's queue).  Waits until the same devices, each with its disk, are back.
 rescan_host() {
-	local h=$1 cpu=$2 d before
+	local h=$1 cpu=$2 d c t l before
 	before=$(devices_of_host "$h" | sort | tr '\n' ' ')
 	[ -n "$before" ] || fail "host$h has no device to rescan"
 	for d in $before; do
@@ -56,8 +64,11 @@ rescan_host() {
 			fail "delete of $d from CPU $cpu failed"
 	done
 	wait_for '[ -z "$(devices_of_host '"$h"')" ]' 30 || fail "host$h: devices not deleted"
-	taskset -c "$cpu" sh -c "echo '- - -' > /sys/class/scsi_host/host$h/scan" ||
-		fail "rescan of host$h from CPU $cpu failed"
+	for d in $before; do
+		IFS=: read -r _ c t l <<< "$d"
+		taskset -c "$cpu" sh -c "echo '$c $t $l' > /sys/class/scsi_host/host$h/scan" ||
+			fail "rescan of $d from CPU $cpu failed"
+	done
 	wait_for '[ "$(devices_of_host '"$h"' | sort | tr "\n" " ")" = "'"$before"'" ]' 30 ||
 		fail "host$h: after rescan '$(devices_of_host "$h" | tr '\n' ' ')', before '$before'"
 	for d in $before; do
