@@ -17,7 +17,8 @@
 #    them in posting order.
 # 4. Builds, nice -n 15, -j$JOBS (lib/config.sh), object directory
 #    build/check-upstream/obj: the config of build/kernels/patched/.config if
-#    there is one, else kbuild.sh's (tinyconfig + kernel.config), through
+#    there is one, else kbuild.sh's (tinyconfig + kernel.config), with
+#    kernel-compile.config's drivers (built, never booted) added, through
 #    make olddefconfig; then "make <the directories of every .c file the
 #    series changes>/" for all postings together, and for each posting
 #    alone (--together-only: all together only).
@@ -48,6 +49,7 @@ obj=$d/obj
 logs=$d/logs
 jobs=$JOBS
 frag=$top/harness/kernel.config
+cfrag=$top/harness/kernel-compile.config
 die() { echo "check-upstream: $*" >&2; exit 2; }
 note() { echo "check-upstream: $*"; }
 g() { git -C "$tree" "$@"; }
@@ -174,16 +176,16 @@ mk() { LC_ALL=C nice -n 15 make -C "$wt" -s O="$obj" CC="$cc" LOCALVERSION= -j"$
 mkdir -p "$obj"
 cfgfrom=${top}/build/kernels/patched/.config
 if [ -f "$cfgfrom" ]; then
-	cfgname="build/kernels/patched/.config"
-	cp "$cfgfrom" "$d/config"
+	cfgname="build/kernels/patched/.config + ${cfrag#"$top"/}"
+	cat "$cfgfrom" "$cfrag" > "$d/config"
 else
-	cfgname="tinyconfig + ${frag#"$top"/} (kbuild.sh's method; build/kernels/patched/.config absent)"
-	if [ ! -f "$d/config" ] || [ "$(cat "$d/config.from" 2>/dev/null)" != "$(sha256sum < "$frag")" ]; then
+	cfgname="tinyconfig + ${frag#"$top"/} + ${cfrag#"$top"/} (kbuild.sh's method; build/kernels/patched/.config absent)"
+	if [ ! -f "$d/config" ] || [ "$(cat "$d/config.from" 2>/dev/null)" != "$(cat "$frag" "$cfrag" | sha256sum)" ]; then
 		w checkout -q -f --detach "${alltip:-$origc}"
 		tmpcfg=$(mktemp -d "$d/cfg.XXXXXX")
-		kconfig_make "$wt" "$tmpcfg" "$frag" || { rm -rf "$tmpcfg"; die "cannot make the config"; }
+		kconfig_make "$wt" "$tmpcfg" "$frag" "$cfrag" || { rm -rf "$tmpcfg"; die "cannot make the config"; }
 		cp "$tmpcfg/.config" "$d/config"
-		sha256sum < "$frag" > "$d/config.from"
+		cat "$frag" "$cfrag" | sha256sum > "$d/config.from"
 		rm -rf "$tmpcfg"
 	fi
 fi

@@ -49,7 +49,7 @@
 # Where: a private worktree build/lint-wt (detached; created on first use)
 # and object directory build/lint-obj; branch "patched", tag "vanilla", the main
 # checkout and every other worktree are only read.  The config is made like
-# kbuild.sh's (tinyconfig + kernel.config, merge_config.sh, olddefconfig),
+# kbuild.sh's (tinyconfig + kernel.config + kernel-compile.config, merge_config.sh, olddefconfig),
 # at REV's tip so that options the series adds exist, and stored as
 # build/lint-series.config; each commit gets it through olddefconfig.
 # Results of the build step are cached in build/lint-cache by tree, file

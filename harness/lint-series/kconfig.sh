@@ -3,8 +3,10 @@
 # lint-series/kconfig.sh, sourced by lint-series.sh: the one config every
 # commit is built in, and which files it builds.
 #   config_make   makes the config as kbuild.sh does (kconfig_make of
-#                 harness/kbuild-lib.sh: tinyconfig + harness/kernel.config,
-#                 merge_config.sh, olddefconfig, every line checked)
+#                 harness/kbuild-lib.sh: tinyconfig + harness/kernel.config
+#                 + harness/kernel-compile.config (the converted drivers no
+#                 guest boots), merge_config.sh, olddefconfig, every line
+#                 checked)
 #                 at REV's tip, so that options the series adds exist;
 #                 stored as build/lint-series.config (+ .key: the kernel
 #                 config fragment and the tip's Kconfig files), remade
@@ -19,17 +21,17 @@
 # kconfig_make.  Sets
 # cfgkey (for sync_config).
 : "${top:?}" "${tip:?}" "${at?}" "${wt:?}" "${obj:?}" "${cfg:?}"
-frag=$top/harness/kernel.config
+frags=("$top/harness/kernel.config" "$top/harness/kernel-compile.config")
 
 config_make() {
 	local tmpcfg
-	cfgkey=$( { cat "$frag"; g ls-tree -r "$tip" | grep -E '(^|/)Kconfig[^/]*$|configs/tiny\.config$'; } |
+	cfgkey=$( { cat "${frags[@]}"; g ls-tree -r "$tip" | grep -E '(^|/)Kconfig[^/]*$|configs/tiny\.config$'; } |
 		sha256sum | cut -c1-16)
 	if [ ! -f "$cfg" ] || [ "$(cat "$cfg.key" 2>/dev/null)" != "$cfgkey" ]; then
-		note "making the config at $(g log -1 --format=%h "$tip") (tinyconfig + ${frag#"$top"/})"
+		note "making the config at $(g log -1 --format=%h "$tip") (tinyconfig + harness/kernel.config + harness/kernel-compile.config)"
 		goto "$tip"
 		tmpcfg=$(mktemp -d "$top/build/lint-cfg.XXXXXX")
-		kconfig_make "$wt" "$tmpcfg" "$frag" || { rm -rf "$tmpcfg"; die "cannot make the config"; }
+		kconfig_make "$wt" "$tmpcfg" "${frags[@]}" || { rm -rf "$tmpcfg"; die "cannot make the config"; }
 		cp "$tmpcfg/.config" "$cfg"
 		rm -rf "$tmpcfg"
 		echo "$cfgkey" > "$cfg.key"
