@@ -17,8 +17,8 @@
 # guest shows the case it hangs in; the per-run evidence of failures and
 # the summary follow at the end.  The times of the phases (deps, lint and
 # kernels when under make, lib/phase.sh; the guests, each run, the KAT,
-# the summary) are printed and written to build/check/times.tsv
-# ("phase NAME SECONDS", "run NAME SECONDS").
+# the summary; under make check the total) are printed and written to
+# build/check/times.tsv ("phase NAME SECONDS", "run NAME SECONDS").
 # Data for the cover letter (cover-letter.sh), all with this check's run id
 # (run-id.sh): build/runs/RUN/run-id beside each run's out/placement.tsv,
 # and build/check/summary.tsv, one record a line, fields tab-separated:
@@ -250,7 +250,8 @@ mkdir -p "$top/build/check"
 } > "$top/build/check/summary.tsv"
 
 # The phase times: deps, lint and kernels from make's start and lint.sh's
-# record (lib/phase.sh), when under make; then this script's own.
+# record (lib/phase.sh), when under make; then this script's own; last,
+# under make check, the total.
 times=()	# "KIND NAME SECONDS"
 read -r lint_s lint_e < <(phase_read "$top/build/check/phases" lint)
 mk=$(make_key)
@@ -266,6 +267,9 @@ for r in "${runs[@]}"; do
 done
 [ -z "$kat_run" ] || times+=("phase kat $((kat_end - kat_start))")
 times+=("phase summary $(( $(date +%s) - kat_end ))")
+# Under make check, the whole of it: make's start to now (the budget's
+# measure).
+[ -z "${lint_s:-}" ] || [ -z "$mk" ] || times+=("phase total $(( $(date +%s) - ${mk%%-*} ))")
 printf '%s\n' "${times[@]}" | tr ' ' '\t' > "$top/build/check/times.tsv"
 echo "times: $(printf '%s\n' "${times[@]}" | awk '$1 == "phase" { printf "%s%s %d s", sep, $2, $3; sep = ", " }')" \
      "(each run's: the summary above; build/check/times.tsv)"
