@@ -177,7 +177,10 @@ mkdir -p "$obj"
 cfgfrom=${top}/build/kernels/patched/.config
 if [ -f "$cfgfrom" ]; then
 	cfgname="build/kernels/patched/.config + ${cfrag#"$top"/}"
-	cat "$cfgfrom" "$cfrag" > "$d/config"
+	# The fragment's symbols replace the kernel's lines for them (appended
+	# alone, each would be a Kconfig "override" warning in every build log).
+	syms=$(sed -n 's/^\(# \)\{0,1\}\(CONFIG_[A-Za-z0-9_]*\)[= ].*/\2/p' "$cfrag" | paste -sd'|' -)
+	{ grep -vE "^(# )?($syms)[= ]" "$cfgfrom"; cat "$cfrag"; } > "$d/config"
 else
 	cfgname="tinyconfig + ${frag#"$top"/} + ${cfrag#"$top"/} (kbuild.sh's method; build/kernels/patched/.config absent)"
 	if [ ! -f "$d/config" ] || [ "$(cat "$d/config.from" 2>/dev/null)" != "$(cat "$frag" "$cfrag" | sha256sum)" ]; then

@@ -16,9 +16,10 @@ load_hbas() {
 	local m cpu want n p bad="" pids=() first="" rest=""
 	cpu=$(cpu_off_node "$TOPO_DEV_NODE" "$TOPO_HOST_NODE")
 	# Side by side: a modprobe returns when its probe's scan is over, and
-	# under TCG a scan mostly waits (QEMU megasas leaves an INQUIRY to its
-	# 20 s timeout in some boots; virtio-scsi's 255 absent targets each
-	# freeze the disk's queue twice, an RCU grace period each: ~20 s).
+	# under TCG a scan mostly waits (QEMU megasas's ends one
+	# scsi_mod.inq_timeout after its disk; virtio-scsi's 255 absent
+	# targets each freeze the disk's queue twice, an RCU grace period
+	# each: ~20 s).
 	# virtio_scsi first, so that the other loads fit inside its scan; then
 	# TOPO_HBAS's order.  Each starts once the one before has a host (or
 	# has exited): host numbers mostly keep that order (ahci adds a host
@@ -51,10 +52,12 @@ load_hbas() {
 # rescan_host H CPU: delete every device of host H, then scan each of them
 # again ("C T L" to the host's scan attribute), both through sysfs from CPU
 # (the scan runs in the writer's context and allocates the scsi_target and
-# scsi_device there, as a "- - -" scan does).  Not "- - -": under TCG that
-# adds ~20 s per host for nothing measured (QEMU megasas leaves an INQUIRY
-# to scsi_mod.inq_timeout; virtio-scsi's 255 absent targets each freeze the
-# disk's queue).  Waits until the same devices, each with its disk, are back.
+# scsi_device there, as a "- - -" scan does; ahci's user_scan only
+# schedules libata's EH, whose hotplug work adds the device, either way).
+# Not "- - -": under TCG that adds ~20 s per host for nothing measured
+# (QEMU megasas's scan ends one scsi_mod.inq_timeout after its disk;
+# virtio-scsi's 255 absent targets each freeze the disk's queue).  Waits
+# until the same devices, each with its disk, are back.
 rescan_host() {
 	local h=$1 cpu=$2 d c t l before
 	before=$(devices_of_host "$h" | sort | tr '\n' ' ')
