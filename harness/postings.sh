@@ -64,6 +64,7 @@ table=(
 	"elevator-fix|^block: don't WARN when re-registering the elevator|1|BLOCK LAYER|"
 	"sdebug-fix|^scsi: scsi_debug: Report a failed add_host|1|SCSI SUBSYSTEM~Martin K. Petersen|"
 	"scan-fix|^scsi: core: Fail the scan of a target or device whose name|1|SCSI SUBSYSTEM~Martin K. Petersen|"
+	"pseudo-fix|^scsi: core: Reap the pseudo device's target|1|SCSI SUBSYSTEM~Martin K. Petersen|"
 	"megaraid-fix|^scsi: megaraid_sas: Do not confine high IOPS queues|1|MEGARAID SCSI/SAS DRIVERS|SCSI SUBSYSTEM~Martin K. Petersen"
 	"blk-mq|^(blk-mq)?(ublk)?: |1|BLOCK LAYER|SCSI SUBSYSTEM~Martin K. Petersen"
 	"blk-mq-rfc|^blk-mq: keep a single hardware queue on the tag set|rfc|BLOCK LAYER|SCSI SUBSYSTEM~Martin K. Petersen"
