@@ -224,10 +224,6 @@ host_delete_devices() {
 		fail "host$1: devices not deleted"
 }
 
-# host_orphans_since BEFORE: host_orphans not in BEFORE (an earlier
-# host_orphans output): what was left since then, one word a line.
-host_orphans_since() { comm -13 <(echo "$1" | sort) <(host_orphans | sort); }
-
 # host_orphans: what a removed host left behind, one word each: a
 # scsi_tmf_N workqueue or a scsi_eh_N thread without host N.
 host_orphans() {
