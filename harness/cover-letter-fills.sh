@@ -46,12 +46,13 @@ placement_summary() {
 	[ ${#dirs[@]} -gt 0 ] || { none "no placement.tsv in the runs of make check"; return; }
 	local d
 	for d in "${dirs[@]}"; do awk -v r="${d##*/}" -F'\t' '{ print r "\t" $0 }' "$d/out/placement.tsv"; done |
-		awk -F'\t' '{ k = $2; if (!(k in all)) order[++n] = k
+		awk -F'\t' '{ k = $2; if (!(k in all)) { order[++n] = k; first[k] = $1 }
 			on[k] += $7; all[k] += $8; if (!((k, $1) in seen)) { seen[k, $1] = 1; runs[k]++ }
 			if (!((k, $3, $4) in ctx)) { ctx[k, $3, $4] = 1; nctx[k]++ } }
 			END { for (i = 1; i <= n; i++) { k = order[i]
-				# make host-check run in a guest: its kernel is named host-RELEASE.
-				l = k ~ /^host-/ ? "make host-check (" substr(k, 6) ")" : k
+				# make host-check run in a guest: its kernel is named
+				# host-RELEASE, its run KERNEL-TOPOLOGY-LABEL.
+				l = k ~ /^host-/ ? "make host-check on " substr(first[k], 1, index(first[k] "-", "-") - 1) : k
 				printf "  %-8s %d of %d objects (%.1f%%), %d run%s, %d context%s\n", l, on[k], all[k],
 					all[k] ? 100 * on[k] / all[k] : 0, runs[k], runs[k] == 1 ? "" : "s",
 					nctx[k], nctx[k] == 1 ? "" : "s" } }'
@@ -184,7 +185,7 @@ base_record() {
 	awk '/^# Base: .*Debian.s linux-source-[^ ]*$/ { src = $NF }
 		/^# [0-9][^ ]* \(.*\): upstream/ { ver = $2 }
 		/^upstream / { up++ } /^not-found / { nf++ } /^new / { nw++ }
-		END { printf "Linux 7.3.4 as Debian ships it (%s %s).  Of the %d files the series changes, %d are byte-identical to blobs in upstream patch mail, %d were not found in the index searched, %d are new; Debian\047s changelog has no change of its own to any of them.  Evidence, blob by blob: patches/base.txt.\n", src, ver, up + nf + nw, up, nf, nw }' "$f" | wrap ""
+		END { printf "Linux 7.3.4 as Debian ships it (%s %s).  Of the %d files the whole series (all its postings) changes, %d are byte-identical to blobs in upstream patch mail, %d were not found in the index searched, %d are new; Debian\047s changelog has no change of its own to any of them.  Evidence, blob by blob: patches/base.txt.\n", src, ver, up + nf + nw, up, nf, nw }' "$f" | wrap ""
 }
 # The SCSI posting's commits (postings.sh groups), else vanilla..patched.
 scsi_commits() {
