@@ -28,7 +28,7 @@ foldp() {
 wrap() { foldp $((72 - ${#1})) "$1" "$1"; }
 placement_source() {
 	# Figures of the series before patches/series-since's patches.
-	[ -z "${since_used:-}" ] || wrap "" <<< "$since_note"
+	[ -z "${since_used:-}" ] || wrap "" <<< "The $since_used figures were $since_note"
 	if [ -n "$check_id" ]; then
 		wrap "" <<< "From make check of $check_when, run id $check_id, on $check_src; objects on the host's node:"
 	else none "make check: $(rel "$summary")"; fi

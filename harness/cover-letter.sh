@@ -181,14 +181,15 @@ if [ -n "$now" ] && [ -s "$since" ]; then
 	) 2> "$sidx.err" || { since_err=$(tr '\n' ' ' < "$sidx.err"); since_tree=""; }
 	rm -f "$sidx" "$sidx.err"
 	nsince=$(grep -c . "$since")
-	since_note="Measured without the $( [ "$nsince" = 1 ] && echo "patch" || echo "$nsince patches") added since:"
+	since_note="measured without the $( [ "$nsince" = 1 ] && echo "patch" || echo "$nsince patches") added since:"
 	while IFS=$'\t' read -r subj why; do
 		[ -n "$subj" ] && since_note+=" \"$subj\" ($why);"
 	done < "$since"
 	since_note=${since_note%;}.
 fi
 serfail="" since_used=""
-# series_check WHAT "COMMIT [TREE]" HOW-TO-REDO
+# series_check WHAT "COMMIT [TREE]" HOW-TO-REDO RUN: since_used names
+# the RUNs whose figures are of the series without series-since's patches.
 series_check() {
 	local c t
 	read -r c t <<< "$2"
@@ -196,7 +197,7 @@ series_check() {
 		serfail+="${serfail:+; }$1 names no series measured: $3"
 	elif [ "$c" != "$now" ] && { [ -z "$t" ] || [ "$t" != "$now_tree" ]; }; then
 		if [ -n "$t" ] && [ -n "$since_tree" ] && [ "$t" = "$since_tree" ]; then
-			since_used=1
+			since_used+="${since_used:+ and }$4"
 			return
 		fi
 		serfail+="${serfail:+; }$1 measured series ${c:0:12}, not the patched ${now:0:12} of $(rel "$tree")"
@@ -209,9 +210,9 @@ if [ -z "$now" ]; then
 	missing+=("the series of $(rel "$tree") (no branch patched there): which series the figures measured is not checked")
 else
 	[ ! -f "$summary" ] || series_check "$(rel "$summary")" \
-		"$check_series" "rerun make check"
+		"$check_series" "rerun make check" "make check"
 	[ ! -f "$cmp/report.json" ] || series_check "$(rel "$cmp/series-commit")" \
-		"$(cat "$cmp/series-commit" 2>/dev/null)" "rerun $cmp_what"
+		"$(cat "$cmp/series-commit" 2>/dev/null)" "rerun $cmp_what" "${cmp_what%%,*}"
 fi
 
 refused=""

@@ -241,7 +241,14 @@ run "$out" || fail "a reworded commit of the same tree refused: $(grep refused "
 printf 'scsi: core: a fix added since\tan error path no run takes\n' > "$tmp/since"
 (cd "$b/linux" && echo z > g && git add g && git -c user.name=t -c user.email=t@localhost commit -q -m "scsi: core: a fix added since")
 COVER_SINCE=$tmp/since run "$out" || fail "a patch added since and named refused: $(grep refused "$tmp/stderr")"
-has 'Measured without the patch added since: "scsi: core: a fix added since" (an error path no run takes).'
+has 'The make check and make compare figures were measured without the patch added since: "scsi: core: a fix added since" (an error path no run takes).'
+# make check rerun on the series with the fix, make compare not: only
+# make compare's figures are said to lack it.
+cs=$(grep '^series	' "$b/check/summary.tsv")
+sed -i "s/^series	.*/series	$(git -C "$b/linux" rev-parse patched)	$(git -C "$b/linux" rev-parse 'patched^{tree}')/" "$b/check/summary.tsv"
+COVER_SINCE=$tmp/since run "$out" || fail "make check of the series with the fix refused: $(grep refused "$tmp/stderr")"
+has 'The make compare figures were measured without the patch added since: "scsi: core: a fix added since" (an error path no run takes).'
+sed -i "s/^series	.*/$cs/" "$b/check/summary.tsv"
 COVER_SINCE=/dev/null run "$out" && fail "a patch added since and not named accepted"
 printf 'scsi: core: no such patch\tx\n' > "$tmp/since-bad"
 COVER_SINCE=$tmp/since-bad run "$out" && fail "a patch named in series-since that is not in the series accepted"
@@ -253,6 +260,7 @@ git -C "$b/linux" reset -q --hard HEAD~2
 # The code changed after make compare: refused, make check's figures still fine.
 old=$(cut -d" " -f1 "$b/compare/series-commit")
 (cd "$b/linux" && echo y > f && git -c user.name=t -c user.email=t@localhost commit -q -am "scsi: core: v2")
+cs=$(grep '^series	' "$b/check/summary.tsv")
 sed -i "s/^series	.*/series	$(git -C "$b/linux" rev-parse patched)	$(git -C "$b/linux" rev-parse 'patched^{tree}')/" "$b/check/summary.tsv"
 run "$out" && fail "make compare's figures of the series before accepted"
 said "compare/series-commit measured series ${old:0:12}, not the patched "
