@@ -260,7 +260,6 @@ git -C "$b/linux" reset -q --hard HEAD~2
 # The code changed after make compare: refused, make check's figures still fine.
 old=$(cut -d" " -f1 "$b/compare/series-commit")
 (cd "$b/linux" && echo y > f && git -c user.name=t -c user.email=t@localhost commit -q -am "scsi: core: v2")
-cs=$(grep '^series	' "$b/check/summary.tsv")
 sed -i "s/^series	.*/series	$(git -C "$b/linux" rev-parse patched)	$(git -C "$b/linux" rev-parse 'patched^{tree}')/" "$b/check/summary.tsv"
 run "$out" && fail "make compare's figures of the series before accepted"
 said "compare/series-commit measured series ${old:0:12}, not the patched "
