@@ -93,3 +93,15 @@ slub_alloc_traces() {
 		awk -v c="$cache" -v re="^($2)" '$1 ~ /^[0-9]+$/ && $2 ~ re { print c, $0 }' "$f" >> "$1"
 	done
 }
+
+# same_objects BEFORE AFTER: every host's objects on the same nodes in two
+# inspector reports (cases 41, 43); what differs on stdout, status 1.
+same_objects() {
+	local d
+	d=$(diff <(grep -a '^obj ' "$1" | awk '{ print $2, $3, $4, $5 }' | sort) \
+		 <(grep -a '^obj ' "$2" | awk '{ print $2, $3, $4, $5 }' | sort))
+	[ -z "$d" ] && return 0
+	echo "objects that differ (< before, > after: host kind object node):"
+	echo "$d" | grep '^[<>]' | head -n 40
+	return 1
+}
