@@ -46,7 +46,9 @@ CASES ?=
 # check-full); faults runs 22 and 23 short, and 24 and 25 (the
 # targeted injections; vanilla runs 23 too: its map and I/O checks hold there; 22 and 41 in check-full); elsewhere each run does what its topology is for.  Vanilla in four-node runs no 21: case 10's
 # virtio-scsi host already has the 2-queue map whose first-CPU placement
-# it checks, and 21 is slow there.  CASES "host-check": make
+# it checks, and 21 is slow there.  Both run 42, ublk, where each queue
+# has a node of its own, and 43, the CPU hot-add, in hotplug (the
+# topology with absent CPUs).  CASES "host-check": make
 # host-check run in the guest as on a real server, without the harness
 # (guest-init), judged by harness/host-check-judge.sh; the inspector is
 # built in the guest when build/kbuild-wt/.obj is patched's.
@@ -58,11 +60,11 @@ CHECK_RUNS ?= \
 	patched:cpuless:01*,1*,21* \
 	vanilla:cpuless:01*,1* \
 	patched:memless:01*,10*,20*,30* \
-	patched:hotplug:01*,10*,31* \
-	vanilla:hotplug:01*,10* \
+	patched:hotplug:01*,10*,31*,43* \
+	vanilla:hotplug:01*,10*,43* \
 	patched:one-node:01*,10*,30* \
-	patched:four-node:01*,10*,21* \
-	vanilla:four-node:01*,10* \
+	patched:four-node:01*,10*,21*,42* \
+	vanilla:four-node:01*,10*,42* \
 	patched:two-node-3-2:01*,13* \
 	patched:two-node-2-3:01*,13* \
 	patched:four-node-uneven:01*,13*
@@ -194,7 +196,7 @@ host-check:
 		$(if $(INSPECTOR),--inspector $(INSPECTOR))
 
 clean:
-	rm -rf build/runs build/inspector-* build/kmemleak-control-* build/fail-nth-* build/compare* build/kvm-probe*
+	rm -rf build/runs build/inspector-* build/kmemleak-control-* build/fail-nth-* build/pfnmap-* build/kublk-* build/compare* build/kvm-probe*
 
 distclean:
 	rm -rf build

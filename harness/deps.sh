@@ -18,7 +18,8 @@ set -u
 #   base     every target: git, make, python3, flock (util-linux), xz
 #   tree     make tree: rsync copies a KSRC= tree
 #   kernel   gcc and the rest of the kernel builds (make kernels,
-#            make check-upstream)
+#            make check-upstream); liburing for the tree's ublk selftest
+#            server kublk (case 42), built with each kernel
 #   guest    QEMU, and what the cases run in a guest (fio, sg_inq, modprobe)
 #   meter    gcc for the meter plugin; dpkg-source for its header when a Debian patch
 #            touches it (qemu-plugin/fetch-header.sh: the KAT, make compare)
@@ -34,7 +35,7 @@ set -u
 declare -A group=(
 	[base]="git make python3 util-linux xz-utils"
 	[tree]="rsync"
-	[kernel]="gcc bc bison flex libelf-dev libssl-dev cpio kmod ccache"
+	[kernel]="gcc bc bison flex libelf-dev libssl-dev cpio kmod ccache liburing-dev"
 	[guest]="qemu-system-x86 fio sg3-utils kmod"
 	[meter]="gcc dpkg-dev"
 	[lint]="shellcheck pyflakes3"

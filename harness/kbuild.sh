@@ -2,8 +2,9 @@
 # SPDX-License-Identifier: GPL-2.0
 # kbuild.sh NAME REV [debug]: build the kernel at commit REV of build/linux
 # into build/kernels/NAME (bzImage, .config, modules, the placement
-# inspector, the fail-nth KUnit suite scsi_numa_fail_nth.ko; on a
-# kmemleak kernel also scsi_numa_leak.ko).  "debug" adds
+# inspector, the fail-nth KUnit suite scsi_numa_fail_nth.ko, case 42's
+# scsi_numa_pfnmap.ko and the kernel's own ublk selftest server kublk; on
+# a kmemleak kernel also scsi_numa_leak.ko).  "debug" adds
 # kernel-debug.config (KASAN, kmemleak, lockdep, ...) and builds in an
 # object directory of its own.
 #
@@ -33,6 +34,8 @@ esac
 insp=$top/drivers/scsi_numa_inspect
 leak=$top/test/modules/kmemleak_control
 fnth=$top/test/modules/fail_nth_sweep
+pfnm=$top/test/modules/pfnmap_node
+kcompat=$top/test/kublk
 # shellcheck source=../lib/config.sh
 . "$top/lib/config.sh"
 # shellcheck source=kbuild-lib.sh
@@ -46,7 +49,8 @@ exec 9>"$top/build/.kernels.lock"
 flock -n 9 || { echo "kbuild: $name: waiting for build/.kernels.lock (another kernel build or make tree)"; flock 9; }
 commit=$(g rev-parse --verify -q "$rev^{commit}") || die "no commit $rev in $tree"
 inputs=$( { echo "$commit $variant"; cat "${frags[@]}" "$0" "$top/harness/kbuild-lib.sh"
-	  find "$insp" "$top/include" "$leak" "$fnth" -type f 2>/dev/null | sort | xargs -r cat || true
+	  grep -c io_uring_setup_buf_ring /usr/include/liburing.h 2>/dev/null
+	  find "$insp" "$top/include" "$leak" "$fnth" "$pfnm" "$kcompat" -type f 2>/dev/null | sort | xargs -r cat || true
 	} | sha256sum | cut -d' ' -f1)
 if [ -f "$out/stamp" ] && [ "$(cat "$out/stamp")" = "$inputs" ] && [ -f "$out/bzImage" ]; then
 	echo "kbuild: $name is up to date ($(g log -1 --format='%h %s' "$commit"))"
@@ -103,9 +107,30 @@ mod() {
 [ ! -d "$insp" ] || mod "$insp" "$top/build/inspector-$name" INSP_INCLUDE="$top/include"
 # Case 26's suite: every kernel has KUnit and fault injection.
 mod "$fnth" "$top/build/fail-nth-$name" W=1
+# Case 42's reader of the nodes behind PFN mappings.
+mod "$pfnm" "$top/build/pfnmap-$name" W=1
 # The kmemleak scans' positive control (case 05), for kernels that scan.
 ! grep -qx CONFIG_DEBUG_KMEMLEAK=y "$obj/.config" ||
 	mod "$leak" "$top/build/kmemleak-control-$name"
+# Case 42's ublk server: the tree's tools/testing/selftests/ublk, built
+# as its Makefile does (less metadata_size.c, a program of its own)
+# against this tree's UAPI headers.  liburing before 2.4 lacks the
+# buffer-ring helpers of kublk's batch mode (-b, unused here): the
+# compatibility header stubs them.  Not fatal: without kublk case 42
+# fails, and says why.
+ksel=$wt/tools/testing/selftests/ublk
+kb=$top/build/kublk-$name
+compat=()
+grep -qs io_uring_setup_buf_ring /usr/include/liburing.h || compat=(-include "$kcompat/liburing-compat.h")
+rm -rf "$kb"; mkdir -p "$kb"
+# shellcheck disable=SC2046  # the file names have no blanks
+if [ ! -f "$ksel/kublk.c" ]; then
+	echo "kbuild: $name: no $ksel/kublk.c, kublk not built"
+elif ! { mk INSTALL_HDR_PATH="$kb" headers_install >/dev/null &&
+	 $cc -D_GNU_SOURCE -O2 -Wall -I "$kb/include" -I "$ksel" "${compat[@]}" -o "$out.new/kublk" \
+		$(find "$ksel" -maxdepth 1 -name '*.c' ! -name metadata_size.c | sort) -lpthread -lm -luring; }; then
+	echo "kbuild: $name: kublk not built (above); case 42 fails without it"
+fi
 echo "$inputs" > "$out.new/stamp"
 rm -rf "$out"
 mv "$out.new" "$out"

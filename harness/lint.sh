@@ -54,7 +54,7 @@ else
 fi
 py=(lib/placement.py lib/cpulist.py lib/inproc.py test/unit/test_placement.py test/unit/test_cpulist.py
     fio-jobs/*.py qemu-plugin/kat/split.py blktests/table.py
-    harness/keep-notes.py test/unit/test_keep_notes.py
+    harness/keep-notes.py harness/vm-agent.py test/unit/test_keep_notes.py
     harness/lint-series/notes.py test/unit/test_notes.py)
 if command -v pyflakes3 >/dev/null; then
 	step "pyflakes (${#py[@]} files)" pyflakes3 "${py[@]}"

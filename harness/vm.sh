@@ -155,6 +155,18 @@ for drv in ${TOPO_HBAS:-}; do
 	i=$((i + 1))
 done
 
+# A topology with hot-pluggable CPUs gets the host agent
+# (harness/vm-agent.py): a case plugs a CPU through QEMU's monitor by a
+# request in out/agent/ (case 43).
+agent=""
+for ((n = 0; n < TOPO_NODES; n++)); do [ -n "${TOPO_NODE_ABSENT_CPUS[n]:-}" ] && agent=1; done
+# The socket in /tmp: a Unix socket's path has at most 107 bytes.
+if [ -n "$agent" ]; then
+	mkdir -p "$run/out/agent"
+	qsock=$(mktemp -u /tmp/scsi_numa_qmp.XXXXXX)
+	args+=(-qmp "unix:$qsock,server=on,wait=off")
+fi
+
 cmdline="console=ttyS0 panic=-1 root=/dev/root rootfstype=9p"
 cmdline+=" rootflags=trans=virtio,version=9p2000.L,msize=262144,cache=loose ro"
 # What the host expects of this kernel (vanilla or patched, from its name);
@@ -208,9 +220,15 @@ cmdline+=" $tcmd scsi_numa.budget=$((timeout_s - 60))${VM_CHURN:+ scsi_numa.chur
 
 echo "# vm: $kernel/$topo: accel=$accel${icount:+ icount=$icount} cpus=$ncpu/$maxcpu mem=${mem}M expect=$expect, console: $run/console.log" >&2
 start=$(date +%s)
+apid=""
+if [ -n "$agent" ]; then
+	python3 "$top/harness/vm-agent.py" "$qsock" "$run/out/agent" 2>"$run/agent.log" &
+	apid=$!
+fi
 timeout "$timeout_s" qemu-system-x86_64 "${args[@]}" -kernel "$kdir/bzImage" -append "$cmdline" \
 	</dev/null >"$run/qemu.log" 2>&1
 qrc=$?
+[ -z "$apid" ] || { kill "$apid" 2>/dev/null; wait "$apid" 2>/dev/null; rm -f "$qsock"; }
 echo "# vm: $kernel/$topo: QEMU exited ($qrc) after $(( $(date +%s) - start ))s" >&2
 rm -rf "$run/disks"
 [ -f "$run/out/tap" ] && cat "$run/out/tap"

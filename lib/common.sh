@@ -31,6 +31,22 @@ wait_for() {
 	return 1
 }
 
+# host_agent REQUEST: REQUEST to the host agent (harness/vm-agent.py; vm.sh
+# starts it for a topology with hot-pluggable CPUs) through AGENT_DIR on
+# the result share; its reply on stdout; status 1 on an "error:" reply or
+# none within 60 s.
+AGENT_DIR=${SCSI_NUMA_OUT:-/nonexistent}/agent
+host_agent() {
+	local n=0
+	[ -d "$AGENT_DIR" ] || { echo "no host agent ($AGENT_DIR)"; return 1; }
+	while [ -e "$AGENT_DIR/req-$n" ]; do n=$((n + 1)); done
+	echo "$1" > "$AGENT_DIR/.req" && mv "$AGENT_DIR/.req" "$AGENT_DIR/req-$n" || return 1
+	wait_for "[ -e $AGENT_DIR/resp-$n ]" $((60 * ${SCSI_NUMA_TSCALE:-1})) ||
+		{ echo "no reply to '$1' from the host agent"; return 1; }
+	cat "$AGENT_DIR/resp-$n"
+	grep -q '^ok' "$AGENT_DIR/resp-$n"
+}
+
 # Is the running kernel patched (has scsi_host_alloc_node())?  KALLSYMS_FILE
 # stands in for /proc/kallsyms (the runner's meta test, test/meta/).
 KALLSYMS=${KALLSYMS_FILE:-/proc/kallsyms}
