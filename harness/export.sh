@@ -71,6 +71,17 @@ rm -rf "$rd"
 	esac
 done
 echo "export: the letter's inputs in patches/run-data/letter/"
+# make compare's queue-node rules part (RULES_TOPO): its per-node tables
+# and summaries, with the run id and kernels, in
+# patches/run-data/compare-rules/.
+if [ -f "$top/build/compare-rules/rules.json" ]; then
+	rd=$top/patches/run-data/compare-rules
+	rm -rf "$rd"; mkdir -p "$rd"
+	for f in rules.txt rules.json rules-summary.txt meter-summary.txt run-id kernels; do
+		[ ! -f "$top/build/compare-rules/$f" ] || cp "$top/build/compare-rules/$f" "$rd/"
+	done
+	echo "export: make compare's rules tables in patches/run-data/compare-rules/"
+fi
 # The queue-node rules over the topologies (make compare-rules-matrix),
 # which the rule's changelog quotes.
 # With its inputs in patches/run-data/rules-matrix/, from which make lint
