@@ -1,11 +1,12 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
-# kbuild.sh NAME REV [debug]: build the kernel at commit REV of build/linux
+# kbuild.sh NAME REV [debug|leak]: build the kernel at commit REV of build/linux
 # into build/kernels/NAME (bzImage, .config, modules, the placement
 # inspector, the fail-nth KUnit suite scsi_numa_fail_nth.ko, case 42's
 # scsi_numa_pfnmap.ko and the kernel's own ublk selftest server kublk; on
 # a kmemleak kernel also scsi_numa_leak.ko).  "debug" adds
-# kernel-debug.config (KASAN, kmemleak, lockdep, ...) and builds in an
+# kernel-debug.config (KASAN, kmemleak, lockdep, ...), "leak"
+# kernel-leak.config (kmemleak and lockdep only); each builds in an
 # object directory of its own.
 #
 # Where: a private worktree build/kbuild-wt of build/linux (detached;
@@ -29,6 +30,7 @@ frags=("$top/harness/kernel.config")
 case $variant in
 '') ;;
 debug) frags+=("$top/harness/kernel-debug.config") ;;
+leak) frags+=("$top/harness/kernel-leak.config") ;;
 *) echo "kbuild: unknown variant '$variant'" >&2; exit 2 ;;
 esac
 insp=$top/drivers/scsi_numa_inspect
