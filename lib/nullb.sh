@@ -3,10 +3,20 @@
 # nullb.sh: a null_blk device made through configfs (memory-backed, so
 # that fio can verify what it wrote), its hardware queues and their nodes.
 # Needs common.sh (fail, info, the topology, cpulist.sh); modprobe.
-# Sourced by cases 22 and 23.
+# Sourced by cases 22, 23 and 44 (its queue checks).
 
 NULLB_CFS=/sys/kernel/config/nullb
 NULLB_MOUNTED=""
+
+# configfs_mount: mount configfs unless it is; NULLB_MOUNTED=1 when this
+# mounted it (configfs_umount undoes that).
+configfs_mount() {
+	if [ ! -d /sys/kernel/config ] || ! grep -q ' /sys/kernel/config configfs' /proc/mounts; then
+		mount -t configfs configfs /sys/kernel/config || fail "cannot mount configfs"
+		NULLB_MOUNTED=1
+	fi
+}
+configfs_umount() { [ -z "$NULLB_MOUNTED" ] || umount /sys/kernel/config; NULLB_MOUNTED=""; }
 
 # nullb_create NAME SUBMIT_QUEUES: a powered-on memory-backed 64 MiB
 # device NAME without poll queues (so its hardware queues are its submit
@@ -14,10 +24,7 @@ NULLB_MOUNTED=""
 # configfs when needed (nullb_remove undoes what this did).
 nullb_create() {
 	local d=$NULLB_CFS/$1 idx
-	if [ ! -d /sys/kernel/config ] || ! grep -q ' /sys/kernel/config configfs' /proc/mounts; then
-		mount -t configfs configfs /sys/kernel/config || fail "cannot mount configfs"
-		NULLB_MOUNTED=1
-	fi
+	configfs_mount
 	[ -d "$NULLB_CFS" ] || modprobe null_blk nr_devices=0 || fail "modprobe null_blk nr_devices=0 failed"
 	mkdir "$d" || fail "mkdir $d failed"
 	if ! { echo 2 > "$d/queue_mode" && echo 64 > "$d/size" && echo 4096 > "$d/blocksize" &&
@@ -40,7 +47,7 @@ nullb_create() {
 nullb_remove() {
 	[ -d "$NULLB_CFS/$1" ] && { echo 0 > "$NULLB_CFS/$1/power"; rmdir "$NULLB_CFS/$1"; }
 	modprobe -r null_blk 2>/dev/null
-	[ -n "$NULLB_MOUNTED" ] && umount /sys/kernel/config
+	configfs_umount
 	return 0
 }
 
@@ -99,4 +106,27 @@ hctx_nodes_check() {
 	done
 	NULLB_NODE_LINES=${NULLB_NODE_LINES%$'\n'}
 	return $rc
+}
+
+# mq_map_check DISK COUNT: fail unless DISK has COUNT hardware queues and
+# every possible CPU is in exactly one queue's cpu_list.  No fork (run
+# after every update, under TCG).
+NULLB_POSSIBLE=""
+mq_map_check() {
+	local disk=$1 c q cl seen=" " dup=""
+	local -a qs=(/sys/block/"$disk"/mq/*)
+	[ -n "$NULLB_POSSIBLE" ] || NULLB_POSSIBLE=$(cpulist_expand "$(cat /sys/devices/system/cpu/possible)")
+	[ -e "${qs[0]}" ] || qs=()
+	[ "${#qs[@]}" = "$2" ] || fail "/dev/$disk: ${#qs[@]} hardware queues, expected $2"
+	for q in "${qs[@]}"; do
+		read -r cl < "$q/cpu_list"
+		for c in ${cl//,/ }; do
+			[[ $seen == *" $c "* ]] && dup+=" $c"
+			seen+="$c "
+		done
+	done
+	[ -z "$dup" ] || fail "/dev/$disk: CPUs$dup mapped to more than one queue"
+	for c in $NULLB_POSSIBLE; do
+		[[ $seen == *" $c "* ]] || fail "/dev/$disk: possible CPU $c in no queue's cpu_list"
+	done
 }
