@@ -39,12 +39,15 @@ CASES ?=
 # kernel must be follows from its name (lib/expect.sh: vanilla, else
 # patched; a patched kernel without the series fails its run).  CASE-GLOBS picks cases
 # (default all); a LABEL tells two runs of one kernel and topology apart.
-# The patched kernel runs every case in two-node (in three guests,
-# faults, placement and host, so that CHECK_JOBS run side by side) but
-# 05, the kmemleak control, which needs the debug kernel (make
-# check-full), and 41, CPU offline, which is for four-node (make
-# check-full); faults runs 22 and 23 short, and 24 and 25 (the
-# targeted injections; vanilla runs 23 too: its map and I/O checks hold there; 22 and 41 in check-full); elsewhere each run does what its topology is for.  Vanilla in four-node runs no 21: case 10's
+# The series runs every case in two-node, in four guests side by side
+# (CHECK_JOBS at a time): faults (the targeted injections 24 and 25 and
+# the rest of 2*, 40), leak (the patched kernel with kmemleak and
+# lockdep, harness/kernel-leak.config: 05, the kmemleak control, 22 and
+# 23 short, and 44, queues created while the tag set is resized, judged
+# for leaks and lock order), placement and host; 41, CPU offline, is for
+# four-node (make check-full).  Vanilla runs 23 and 44 too: their map
+# and I/O checks hold there.  Elsewhere each run does what its topology
+# is for.  Vanilla in four-node runs no 21: case 10's
 # virtio-scsi host already has the 2-queue map whose first-CPU placement
 # it checks, and 21 is slow there.  Both run 42, ublk, where each queue
 # has a node of its own, and 43, the CPU hot-add, in hotplug (the
@@ -53,10 +56,11 @@ CASES ?=
 # (guest-init), judged by harness/host-check-judge.sh; the inspector is
 # built in the guest when build/kbuild-wt/.obj is patched's.
 CHECK_RUNS ?= \
-	patched:two-node:01*,2*,40*:faults \
+	patched:two-node:01*,20*,21*,24*,25*,26*,27*,40*:faults \
+	leak:two-node:01*,05*,22*,23*,44* \
 	patched:two-node:01*,02*,03*,1*,3*:placement \
 	patched:two-node:host-check:host \
-	vanilla:two-node:01*,1*,21*,23* \
+	vanilla:two-node:01*,1*,21*,23*,44* \
 	patched:cpuless:01*,1*,21* \
 	vanilla:cpuless:01*,1* \
 	patched:memless:01*,10*,20*,30* \
@@ -75,7 +79,7 @@ TOPOS := two-node cpuless hotplug memless one-node four-node two-node-3-2 two-no
 # time).
 FULL_RUNS ?= $(foreach t,$(TOPOS),vanilla:$(t) patched:$(t) debug:$(t))
 
-.PHONY: all help plan check check-full lint lint-series check-upstream deps tree export kernels kernels-debug kernels-rules vm compare compare-smoke compare-scan compare-rules compare-rules-matrix inspector host-check clean distclean
+.PHONY: all help plan check check-full lint lint-series check-upstream deps tree export kernels kernels-debug kernels-leak kernels-rules vm compare compare-smoke compare-scan compare-rules compare-rules-matrix inspector host-check clean distclean
 .NOTPARALLEL:
 
 all: help
@@ -126,11 +130,14 @@ kernels: need-base+tree+kernel tree
 kernels-debug: need-base+tree+kernel tree
 	@$(H)/kbuild.sh debug patched debug
 
+kernels-leak: need-base+tree+kernel tree
+	@$(H)/kbuild.sh leak patched leak
+
 vm: plan need-base+guest
 	@$(H)/vm.sh $(K) $(TOPO) '$(CASES)'
 
 CHECK_NEEDS := need-base+lint+tree+kernel+guest+meter
-check: plan $(CHECK_NEEDS) lint kernels
+check: plan $(CHECK_NEEDS) lint kernels kernels-leak
 	@$(H)/check.sh $(foreach r,$(CHECK_RUNS),'$(r)')
 
 check-full: plan $(CHECK_NEEDS) lint kernels kernels-debug

@@ -34,6 +34,7 @@ Targets
   export           write build/linux's vanilla..patched back into patches/
   kernels          build build/kernels/{vanilla,patched}
   kernels-debug    build build/kernels/debug (the series with KASAN, kmemleak, ...)
+  kernels-leak     build build/kernels/leak (the series with kmemleak and lockdep only)
   kernels-rules    build build/kernels/{rule-a,rule-b} (the series; patches/alt/rule-b.patch)
   vm               one guest run, TAP on stdout (K=, TOPO=, CASES=)
   check-upstream   the postings on upstream 7.3.4 without Debian's patches
@@ -44,7 +45,7 @@ Targets
   distclean        remove build/ entirely
 
 Target arguments (what to run, not how)
-  K=patched        make vm, blktests: kernel build/kernels/K (vanilla, patched, debug)
+  K=patched        make vm, blktests: kernel build/kernels/K (vanilla, patched, debug, leak)
   TOPO=two-node    make vm, blktests: a topology of harness/topo/
   CASES=           make vm: case globs of test/cases/ (e.g. '1*'); empty: all
   CHECK_RUNS=      make check: KERNEL:TOPOLOGY[:CASE-GLOBS[:LABEL]] ... (Makefile)

@@ -212,6 +212,16 @@ tcmd=${TOPO_CMDLINE:-}
 # A debug kernel (SLUB_DEBUG_ON: red zones, poisoning, sanity checks, user
 # tracking) keeps all of it: slub_debug=U would switch the rest off.
 grep -qx CONFIG_SLUB_DEBUG_ON=y "$kdir/.config" 2>/dev/null && tcmd=${tcmd//slub_debug=U/slub_debug=FZPU}
+# kmemleak cannot see a leaked object whose address SLUB still holds in a
+# per-CPU sheaf (7.x: a kmalloc'd array, scanned, that keeps the address
+# after handing the object out); a cache with a debug flag has none (case
+# 05's control: never reported from a sheaf, at once without).  A
+# kmemleak kernel without SLUB_DEBUG_ON (the leak kernel) boots with
+# slub_debug=U: no sheaves in any cache.
+if grep -qx CONFIG_DEBUG_KMEMLEAK=y "$kdir/.config" 2>/dev/null &&
+   ! grep -qx CONFIG_SLUB_DEBUG_ON=y "$kdir/.config" && [[ " $tcmd " != *" slub_debug=U "* ]]; then
+	tcmd+=" slub_debug=U"
+fi
 # Case timeouts scale on a KASAN kernel (several times slower under TCG).
 grep -qx CONFIG_KASAN=y "$kdir/.config" 2>/dev/null && tcmd+=" scsi_numa.tscale=${VM_TSCALE:-4}"
 # The guest's own budget: its cases stop (and say which) before the host's

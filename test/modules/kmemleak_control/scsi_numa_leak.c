@@ -15,13 +15,37 @@
 #define SCSI_NUMA_LEAK_SIZE 96
 
 /*
+ * The object comes from a cache of its own, on a fresh slab, with a debug
+ * flag.  kmemleak reports an object only when no scanned memory holds its
+ * address, and on a 7.3 kernel without SLUB debugging SLUB itself may:
+ * a per-CPU sheaf (a kmalloc'd array that keeps the address after
+ * handing the object out; from such a cache the object was never
+ * reported, with SLAB_STORE_USER, which turns sheaves off, at the second
+ * scan), or a live object that held a pointer to the slot's previous
+ * user (from kmalloc-96 never reported, slub_debug=U or PU or not;
+ * KASAN's quarantine keeps freed slots out of use in the debug kernel).
+ * SLAB_STORE_USER needs CONFIG_SLUB_DEBUG: without it the cache is
+ * refused (-EINVAL) and the control fails.  The cache and the object
+ * stay when the module goes (the name is copied); one load per boot.
+ */
+#ifndef SLAB_NO_MERGE
+#define SLAB_NO_MERGE 0
+#endif
+static struct kmem_cache *scsi_numa_leak_cache;
+
+/*
  * Kept out of line so that the backtrace kmemleak records for the object
  * names this function whatever the compiler inlines.
  */
 static noinline int scsi_numa_leak_one(void)
 {
-	char *p = kmalloc(SCSI_NUMA_LEAK_SIZE, GFP_KERNEL);
+	char *p;
 
+	scsi_numa_leak_cache = kmem_cache_create("scsi_numa_leak", SCSI_NUMA_LEAK_SIZE, 0,
+						 SLAB_NO_MERGE | SLAB_STORE_USER, NULL);
+	if (!scsi_numa_leak_cache)
+		return -ENOMEM;
+	p = kmem_cache_alloc(scsi_numa_leak_cache, GFP_KERNEL);
 	if (!p)
 		return -ENOMEM;
 	/* Content to recognise in the report's hex dump. */
