@@ -74,9 +74,10 @@ CHECK_RUNS ?= \
 	patched:four-node-uneven:01*,13*
 TOPOS := two-node cpuless hotplug memless one-node four-node two-node-3-2 two-node-2-3 four-node-uneven
 # make check-full: both kernels and the debug kernel, every case, every
-# topology, the long churn and the long variants of 22, 23 and 41
-# (CHURN_CYCLES set in the guest: more injection points, rounds, offline
-# time).
+# topology, the long churn on each and the long variants of 22, 23, 41
+# and 44 (CHURN_CYCLES set in the guest: more injection points, rounds,
+# offline time); then, with BLKTESTS=, blktests' block and scsi groups
+# on the three kernels in two-node.
 FULL_RUNS ?= $(foreach t,$(TOPOS),vanilla:$(t) patched:$(t) debug:$(t))
 
 .PHONY: all help plan check check-full lint lint-series check-upstream deps tree export kernels kernels-debug kernels-leak kernels-rules vm compare compare-smoke compare-scan compare-rules compare-rules-matrix inspector host-check clean distclean
@@ -142,6 +143,9 @@ check: plan $(CHECK_NEEDS) lint kernels kernels-leak
 
 check-full: plan $(CHECK_NEEDS) lint kernels kernels-debug
 	@$(H)/check.sh --churn long $(foreach r,$(FULL_RUNS),'$(r)')
+	@if [ -z '$(BLKTESTS)' ]; then echo "check-full: BLKTESTS unset: blktests' block and scsi groups not run (blktests/README)"; \
+	else for k in vanilla patched debug; do blktests/run.sh '$(BLKTESTS)' $$k two-node block scsi || exit 1; done; \
+		blktests/table.py compare build/runs/blktests-vanilla-two-node build/runs/blktests-patched-two-node; fi
 
 lint-series: need-base+tree+kernel+series tree
 	@$(H)/lint-series.sh

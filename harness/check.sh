@@ -9,8 +9,8 @@
 # (make host-check in the guest, judged by host-check-judge.sh).  The whole kernel log
 # of every guest is judged here once more, and the
 # remote-access meter's known-answer test runs (--no-kat: not; the cover
-# letter test's stand-in runs).  --churn long: case 40's long churn, with
-# room for it (make check-full).  Settings: CHECK_JOBS, VM_TIMEOUT
+# letter test's stand-in runs).  --churn long: case 40's long churn (500
+# cycles, on every kernel), with room for it (make check-full).  Settings: CHECK_JOBS, VM_TIMEOUT
 # (lib/config.sh).  Exit 1 if any case failed or any run broke.
 # Each guest's TAP is streamed as it comes (the result share's out/tap),
 # its result lines and "# case" lines prefixed by the run's name, so a hung
@@ -46,6 +46,9 @@ while [ $# -gt 0 ]; do
 	esac
 done
 run_id=$("$top/harness/run-id.sh")
+# The long churn's cycles, and the seconds case 40 may take per cycle.
+CHURN_LONG=500
+churn_per=$(sed -n 's/^# cycle-timeout: *\([0-9][0-9]*\).*/\1/p' "$top/test/cases/40-churn")
 # shellcheck source=../lib/kmsg.sh
 . "$top/lib/kmsg.sh"
 # shellcheck source=../lib/series.sh
@@ -115,13 +118,12 @@ for r in "${runs[@]}"; do
 	read -r k t e c l <<< "$r"
 	n=$(rname "$k" "$t" "$l")
 	while [ "$(jobs -rp | wc -l)" -ge "$jobs" ]; do wait -n; done
-	# check-full: the long churn, with room for it.
+	# check-full: the long churn on every kernel, the debug one
+	# included, with room for it: case 40's cycle-timeout per cycle
+	# (vm.sh gives a KASAN kernel 5 times this, as run-cases its cases).
 	churn="" vmt=$VM_TIMEOUT
-	[ -n "$churn_long" ] && churn=500 vmt=$((VM_TIMEOUT > 3600 ? VM_TIMEOUT : 3600))
-	# The debug (KASAN) kernel under TCG runs every case several times
-	# slower: the short churn; vm.sh gives a KASAN kernel 5 times
-	# VM_TIMEOUT.
-	[ "$k" = debug ] && churn="" vmt=$VM_TIMEOUT
+	[ -n "$churn_long" ] &&
+		churn=$CHURN_LONG vmt=$(( (VM_TIMEOUT > 3600 ? VM_TIMEOUT : 3600) + CHURN_LONG * churn_per ))
 	# No TAP, rc or time of an earlier check may be streamed or read.
 	rm -f "$top/build/runs/$n/out/tap" "$top/build/runs/$n.rc" "$top/build/runs/$n.time"
 	echo "[$n] # started: $k / $t, cases $c (expected: $e)"

@@ -5,10 +5,12 @@
 # fail, skip with a reason, past its "# timeout:", a kernel-log warning in
 # an otherwise passing case, a passing case after it, a case that only
 # reports ("# report only": counted as reported, not passed), a file that is not
-# executable) and must print exactly the TAP and exit status of
+# executable, a case whose timeout grows with CHURN_CYCLES) and must print exactly the TAP and exit status of
 # test/meta/*.out: all.out (every case), selected.out (-p '01*,03*': exit
 # 0), setup-bail-out.out (a setup whose modprobe fails: Bail out!),
-# glob-typo.out (-p '01*,zz-typo*': a glob that names no case, Bail out!).
+# glob-typo.out (-p '01*,zz-typo*': a glob that names no case, Bail out!),
+# churn.out (CHURN_CYCLES=2: the case past its 1 s "# timeout:" in all.out
+# gets 2 s more per cycle, "# cycle-timeout:", and passes).
 # Those run in run-cases' real-machine mode (no SCSI_NUMA_EXPECT: kmemleak
 # left alone, the log judged from the runner's start).  The harness mode,
 # as make check's guests run it (SCSI_NUMA_EXPECT from the host, the
@@ -51,7 +53,7 @@ meta() {
 	shift 2
 	mkdir "$out"
 	echo "[    1.000000] BUG: a problem before this run, not its to judge" > "$out/kmsg"
-	env -u SCSI_NUMA_EXPECT -u SCSI_NUMA_BUDGET -u SCSI_NUMA_TSCALE -u CASE_TIMEOUT -u SCSI_NUMA_INSPECTOR \
+	env -u SCSI_NUMA_EXPECT -u SCSI_NUMA_BUDGET -u SCSI_NUMA_TSCALE -u CASE_TIMEOUT -u SCSI_NUMA_INSPECTOR -u CHURN_CYCLES \
 		-u KALLSYMS_FILE -u SECONDS_SINCE_BOOT KMEMLEAK_FILE="$tmp/no-kmemleak" \
 		PATH="$tmp/bin:$PATH" KMSG_FILE="$out/kmsg" SCSI_NUMA_TOP="$top" SCSI_NUMA_KERNEL=meta \
 		SCSI_NUMA_TOPO=meta SCSI_NUMA_TOPO_FILE="$topo" SCSI_NUMA_OUT="$out/out" "${menv[@]}" \
@@ -77,6 +79,8 @@ meta all "$here/topo"
 meta selected "$here/topo" -p '01*,03*'
 meta setup-bail-out "$tmp/topo-hba"
 meta glob-typo "$here/topo" -p '01*,zz-typo*'
+menv=(CHURN_CYCLES=2)
+meta churn "$here/topo" -p '09*'
 menv=(SCSI_NUMA_EXPECT=patched KALLSYMS_FILE="$tmp/kallsyms-patched" SCSI_NUMA_BUDGET=32 SECONDS_SINCE_BOOT=0)
 meta harness "$here/topo" -p '01*,04*'
 menv=(SCSI_NUMA_EXPECT=vanilla KALLSYMS_FILE="$tmp/kallsyms-patched")

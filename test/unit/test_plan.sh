@@ -14,7 +14,7 @@ cp "$top/Makefile" "$sb/"
 cp "$top/lib/plan.sh" "$top/lib/config.sh" "$top/lib/expect.sh" "$sb/lib/"
 ln -s "$top/harness/topo" "$sb/harness/topo"
 ln -s "$top/test/cases" "$sb/test/cases"
-for s in $(grep -o '$(H)/[a-z.-]*' "$top/Makefile" | sed 's|$(H)/||' | sort -u) ../blktests/run.sh; do
+for s in $(grep -o '$(H)/[a-z.-]*' "$top/Makefile" | sed 's|$(H)/||' | sort -u) ../blktests/run.sh ../blktests/table.py; do
 	printf '#!/bin/sh\necho "ran: %s $*"\n' "$s" > "$sb/harness/$s"
 	chmod +x "$sb/harness/$s"
 done
