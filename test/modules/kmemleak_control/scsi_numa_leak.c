@@ -24,8 +24,8 @@
  * scan), or a live object that held a pointer to the slot's previous
  * user (from kmalloc-96 never reported, slub_debug=U or PU or not;
  * KASAN's quarantine keeps freed slots out of use in the debug kernel).
- * SLAB_STORE_USER needs CONFIG_SLUB_DEBUG: without it the cache is
- * refused (-EINVAL) and the control fails.  The cache and the object
+ * SLAB_STORE_USER needs CONFIG_SLUB_DEBUG: without it the flag is
+ * dropped, the cache gets sheaves and the control fails, unreported.  The cache and the object
  * stay when the module goes (the name is copied); one load per boot.
  */
 #ifndef SLAB_NO_MERGE
