@@ -215,8 +215,8 @@ grep -qx CONFIG_SLUB_DEBUG_ON=y "$kdir/.config" 2>/dev/null && tcmd=${tcmd//slub
 # kmemleak cannot see a leaked object whose address SLUB still holds in a
 # per-CPU sheaf (7.x: a kmalloc'd array, scanned, that keeps the address
 # after handing the object out); a cache with a debug flag has none (case
-# 05's control: never reported from a sheaf, at once without).  A
-# kmemleak kernel without SLUB_DEBUG_ON (the leak kernel) boots with
+# 05's control: never reported from a sheaf, at the second scan without).
+# A kmemleak kernel without SLUB_DEBUG_ON (the leak kernel) boots with
 # slub_debug=U: no sheaves in any cache.
 if grep -qx CONFIG_DEBUG_KMEMLEAK=y "$kdir/.config" 2>/dev/null &&
    ! grep -qx CONFIG_SLUB_DEBUG_ON=y "$kdir/.config" && [[ " $tcmd " != *" slub_debug=U "* ]]; then
