@@ -108,6 +108,9 @@ hctx_nodes_check() {
 	return $rc
 }
 
+# mq_count DISK: its hardware queue count (0 when it has none or is gone).
+mq_count() { local -a q=(/sys/block/"$1"/mq/*); [ -e "${q[0]}" ] && echo "${#q[@]}" || echo 0; }
+
 # mq_map_check DISK COUNT: fail unless DISK has COUNT hardware queues and
 # every possible CPU is in exactly one queue's cpu_list.  No fork (run
 # after every update, under TCG).
