@@ -29,14 +29,14 @@ else
 PY_DIR := $(filter /%,$(shell python3 -c 'import os, sys; print(os.path.dirname(os.path.realpath(sys.executable)))' 2>/dev/null))
 endif
 export PATH := $(if $(PY_DIR),$(PY_DIR):)$(PATH)
-# make check's phase times (lib/phase.sh): this make's start and PID.
+# make check's phase times (harness/lib/phase.sh): this make's start and PID.
 export SCSI_NUMA_MAKE := $(shell date +%s)-$(shell echo $$PPID)
 K ?= patched
 TOPO ?= two-node
 CASES ?=
 
 # The runs of make check: KERNEL:TOPOLOGY[:CASE-GLOBS[:LABEL]].  What the
-# kernel must be follows from its name (lib/expect.sh: vanilla, else
+# kernel must be follows from its name (harness/lib/expect.sh: vanilla, else
 # patched; a patched kernel without the series fails its run).  CASE-GLOBS picks cases
 # (default all); a LABEL tells two runs of one kernel and topology apart.
 # The series runs every case in two-node, in four guests side by side
@@ -94,9 +94,9 @@ deps:
 
 # The first prerequisite of check, vm, blktests and compare: the runs,
 # settings and command-line names checked and the plan printed before
-# anything is installed or built (lib/plan.sh); PLAN: the target's runs.
+# anything is installed or built (harness/lib/plan.sh); PLAN: the target's runs.
 plan:
-	@lib/plan.sh --names '$(strip $(foreach v,$(.VARIABLES),$(if $(filter command line,$(origin $v)),$v)))' $(foreach r,$(PLAN),'$(r)')
+	@harness/lib/plan.sh --names '$(strip $(foreach v,$(.VARIABLES),$(if $(filter command line,$(origin $v)),$v)))' $(foreach r,$(PLAN),'$(r)')
 check: PLAN = $(CHECK_RUNS)
 check-full: PLAN = $(FULL_RUNS)
 vm: PLAN = $(K):$(TOPO):$(CASES)

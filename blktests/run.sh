@@ -14,7 +14,7 @@ die() { echo "blktests: $*" >&2; exit 2; }
 [ $# -ge 3 ] || die "usage: make blktests BLKTESTS=/path/to/blktests [K=patched] [TOPO=two-node]"
 bt=$1 kernel=$2 topo=$3
 shift 3
-"$top/lib/plan.sh" --no-cases "$kernel:$topo" > /dev/null || exit 2
+"$top/harness/lib/plan.sh" --no-cases "$kernel:$topo" > /dev/null || exit 2
 [ -n "$bt" ] || die "BLKTESTS= names a blktests checkout (README: blktests)"
 bt=$(cd "$bt" 2>/dev/null && pwd) || die "no directory '$1'"
 [ -x "$bt/check" ] && [ -f "$bt/common/scsi_debug" ] || die "$bt is no blktests checkout (no check, common/scsi_debug)"

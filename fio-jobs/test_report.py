@@ -16,6 +16,7 @@ import unittest
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
 sys.path.insert(0, os.path.join(HERE, "..", "lib"))
+sys.path.insert(0, os.path.join(HERE, "..", "harness", "lib"))
 import inproc  # noqa: E402
 import results  # noqa: E402
 
@@ -50,7 +51,7 @@ def write_label(top, label, runs, dev_node="1", cols=13):
 
 
 def run_report(*args):
-    """report.py ARGS in this process (lib/inproc.py)."""
+    """report.py ARGS in this process (harness/lib/inproc.py)."""
     return inproc.run_main(os.path.join(HERE, "report.py"), args)
 
 

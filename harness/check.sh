@@ -4,7 +4,7 @@
 # cases it names, stream each run's results, then a summary: per run the case
 # counts and, per placement context, the share of objects on their
 # expected node per object kind.  RUN is KERNEL:TOPOLOGY[:CASES[:LABEL]]:
-# what KERNEL must be follows from its name (lib/expect.sh), CASES is a
+# what KERNEL must be follows from its name (harness/lib/expect.sh), CASES is a
 # comma-separated list of case globs (default: all), or "host-check"
 # (make host-check in the guest, judged by host-check-judge.sh).  The whole kernel log
 # of every guest is judged here once more, and the
@@ -16,14 +16,14 @@
 # its result lines and "# case" lines prefixed by the run's name, so a hung
 # guest shows the case it hangs in; the per-run evidence of failures and
 # the summary follow at the end.  The times of the phases (deps, lint and
-# kernels when under make, lib/phase.sh; the guests, each run, the KAT,
+# kernels when under make, harness/lib/phase.sh; the guests, each run, the KAT,
 # the summary; under make check the total) are printed and written to
 # build/check/times.tsv ("phase NAME SECONDS", "run NAME SECONDS").
 # Data for the cover letter (cover-letter.sh), all with this check's run id
 # (run-id.sh): build/runs/RUN/run-id beside each run's out/placement.tsv,
 # and build/check/summary.tsv, one record a line, fields tab-separated:
 #   run_id ID | kernel_source TEXT | series COMMIT [TREE] (the patched
-#   kernel's, lib/series.sh) | run NAME KERNEL TOPOLOGY EXPECT CASES
+#   kernel's, harness/lib/series.sh) | run NAME KERNEL TOPOLOGY EXPECT CASES
 #   PASSED FAILED SKIPPED REPORTED RUN-PASSED RUN-FAILED | kat TEXT |
 #   total PASSED FAILED SKIPPED REPORTED RUN-PASSED RUN-FAILED
 # PASSED..REPORTED count the cases (REPORTED: "# report only" cases,
@@ -51,10 +51,10 @@ CHURN_LONG=500
 churn_per=$(sed -n 's/^# cycle-timeout: *\([0-9][0-9]*\).*/\1/p' "$top/test/cases/40-churn")
 # shellcheck source=../lib/kmsg.sh
 . "$top/lib/kmsg.sh"
-# shellcheck source=../lib/series.sh
-. "$top/lib/series.sh"
-# shellcheck source=../lib/phase.sh
-. "$top/lib/phase.sh"
+# shellcheck source=lib/series.sh
+. "$top/harness/lib/series.sh"
+# shellcheck source=lib/phase.sh
+. "$top/harness/lib/phase.sh"
 check_start=$(date +%s)
 # The series measured: the patched kernel's commit as the runs start.
 series=$(series_measured "$top")
@@ -63,7 +63,7 @@ declare -A res cnt
 [ $# -gt 0 ] ||
 	{ echo "check: no runs given (KERNEL:TOPOLOGY[:CASES[:LABEL]] ..., the Makefile's CHECK_RUNS)" >&2; exit 2; }
 # "K T EXPECT CASES LABEL" each; a typo is refused before any guest boots.
-plan=$("$top/lib/plan.sh" --list "$@") || exit 2
+plan=$("$top/harness/lib/plan.sh" --list "$@") || exit 2
 mapfile -t runs <<< "$plan"
 # skip_expected KERNEL TOPOLOGY CASE: whether a run may skip CASE.  Any
 # other skip fails its run (a run check) until it is declared here.  The
@@ -252,7 +252,7 @@ mkdir -p "$top/build/check"
 } > "$top/build/check/summary.tsv"
 
 # The phase times: deps, lint and kernels from make's start and lint.sh's
-# record (lib/phase.sh), when under make; then this script's own; last,
+# record (harness/lib/phase.sh), when under make; then this script's own; last,
 # under make check, the total.
 times=()	# "KIND NAME SECONDS"
 read -r lint_s lint_e < <(phase_read "$top/build/check/phases" lint)

@@ -11,7 +11,7 @@
 # Then fio-jobs/report.py prints the table and writes build/compare/report.{txt,
 # json,png} (report.json: the data the cover letter reads, with the run id
 # of run-id.sh, also in build/compare/run-id; the series measured in
-# build/compare/series-commit, lib/series.sh) and, with the meter,
+# build/compare/series-commit, harness/lib/series.sh) and, with the meter,
 # meter.{txt,png} (remote memory accesses
 # and remote LLC misses per I/O); fio's JSON and the meter's raw counts
 # (meter-r<rep>.txt) stay under build/compare/<kernel>/.
@@ -82,10 +82,10 @@ case ${1:-} in
 	done ;;
 *) usage ;;
 esac
-# The kernels' names, the topology and the settings (lib/plan.sh).
+# The kernels' names, the topology and the settings (harness/lib/plan.sh).
 plans=()
 for k in $kernels; do plans+=("$k:$topo"); done
-"$top/lib/plan.sh" --no-cases "${plans[@]}" > /dev/null
+"$top/harness/lib/plan.sh" --no-cases "${plans[@]}" > /dev/null
 reps=$COMPARE_REPS
 meter=$COMPARE_METER
 [ "$meter" = 0 ] && meter=""
@@ -120,11 +120,11 @@ mkdir -p "$out"
 # Which run made these figures (report.json "run_id"; cover-letter.sh names it).
 run_id=$("$top/harness/run-id.sh")
 echo "$run_id" > "$out/run-id"
-# Which series (the patched kernel's commit and tree, lib/series.sh):
+# Which series (the patched kernel's commit and tree, harness/lib/series.sh):
 # cover-letter.sh refuses figures of another series than it exports.
 # Beside report.json, not in it: report.py need not know.
-# shellcheck source=../lib/series.sh
-. "$top/lib/series.sh"
+# shellcheck source=lib/series.sh
+. "$top/harness/lib/series.sh"
 series_measured "$top" > "$out/series-commit"
 # Each kernel's commit (kbuild.sh's record), for a comparison of more than the two.
 for k in $kernels; do echo "$k $(cat "$top/build/kernels/$k/commit" 2>/dev/null || echo unknown)"; done > "$out/kernels"

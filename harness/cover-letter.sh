@@ -150,7 +150,7 @@ fi
 # The series: the letter is for the series export.sh exports, vanilla..patched
 # of build/linux; check.sh (summary.tsv "series") and compare.sh
 # (series-commit beside report.json) record the patched kernel's commit and
-# tree they measured (lib/series.sh).  Figures of another series are refused;
+# tree they measured (harness/lib/series.sh).  Figures of another series are refused;
 # another commit with the same tree (messages reworded) is the same code.
 # Without build/linux (the tests' recorded inputs) nothing can be compared:
 # said, not refused.

@@ -22,8 +22,8 @@ set -euo pipefail
 top=$(cd "$(dirname "$0")/.." && pwd)
 d=$top/build/korig
 die() { echo "korig: $*" >&2; exit 1; }
-# shellcheck source=../lib/apt.sh
-. "$top/lib/apt.sh"
+# shellcheck source=lib/apt.sh
+. "$top/harness/lib/apt.sh"
 suite=$DEBIAN_KERNEL_SUITE
 mkdir -p "$d"
 

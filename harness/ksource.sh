@@ -13,8 +13,8 @@ pkg=linux-source-$series
 d=$top/build/ksource
 tarball=$d/root/usr/src/$pkg.tar.xz
 die() { echo "ksource: $*" >&2; exit 1; }
-# shellcheck source=../lib/apt.sh
-. "$top/lib/apt.sh"
+# shellcheck source=lib/apt.sh
+. "$top/harness/lib/apt.sh"
 suite=$DEBIAN_KERNEL_SUITE
 
 if [ -f "$tarball" ] && [ -f "$d/version" ]; then

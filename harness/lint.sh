@@ -37,7 +37,7 @@ bg_lane
 bg_step "check.sh's accounting test (stand-in guests)" test/unit/test_check_summary.sh
 # Mostly waiting on its stand-in fio: beside the others too.
 bg_step "background fio helper test (progress required)" test/unit/test_fio_bg.sh
-shell=(harness/*.sh harness/lint-series/*.sh harness/guest-init harness/guest-compare harness/guest-scan lib/*.sh
+shell=(harness/*.sh harness/lib/*.sh harness/lint-series/*.sh harness/guest-init harness/guest-compare harness/guest-scan lib/*.sh
        test/run-cases test/cases/* test/unit/*.sh test/meta/*.sh test/meta/cases/* fio-jobs/*.sh .ci/run
        qemu-plugin/*.sh qemu-plugin/kat/run.sh qemu-plugin/kat/guest-run
        blktests/run.sh blktests/guest-run blktests/posting.sh)
@@ -52,7 +52,7 @@ if command -v shellcheck >/dev/null; then
 else
 	echo "lint: shellcheck missing (make deps installs it)"; lint_count shellcheck "" 1 shellcheck
 fi
-py=(lib/placement.py lib/cpulist.py lib/inproc.py test/unit/test_placement.py test/unit/test_cpulist.py
+py=(lib/placement.py lib/cpulist.py harness/lib/inproc.py test/unit/test_placement.py test/unit/test_cpulist.py
     fio-jobs/*.py qemu-plugin/kat/split.py blktests/table.py
     harness/keep-notes.py harness/vm-agent.py test/unit/test_keep_notes.py
     harness/lint-series/notes.py test/unit/test_notes.py)
@@ -117,8 +117,8 @@ bg_join
 # not here: the inspector needs a kernel build, the plugin QEMU's header.
 lint_verdict "shell: ${#shell[@]} files, Python: ${#py[@]} files; $(($(date +%s) - lint_start)) s"
 rc=$?
-# Its time, for make check's phase times (check.sh, lib/phase.sh).
-# shellcheck source=../lib/phase.sh
-. lib/phase.sh
+# Its time, for make check's phase times (check.sh, harness/lib/phase.sh).
+# shellcheck source=lib/phase.sh
+. harness/lib/phase.sh
 phase_record build/check/phases lint "$lint_start"
 exit $rc

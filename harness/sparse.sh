@@ -12,8 +12,8 @@ top=$(cd "$(dirname "$0")/.." && pwd)
 d=$top/build/sparse
 suite=sid
 if [ -x "$d/sparse" ] && [ -f "$d/version" ]; then echo "$d/sparse"; exit 0; fi
-# shellcheck source=../lib/apt.sh
-. "$top/lib/apt.sh"
+# shellcheck source=lib/apt.sh
+. "$top/harness/lib/apt.sh"
 rm -rf "$d"; mkdir -p "$d/src"
 apt_private "$d/apt" deb-src "$suite" || exit 1
 opts=("${APT_OPTS[@]}")

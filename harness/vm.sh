@@ -172,8 +172,8 @@ cmdline+=" rootflags=trans=virtio,version=9p2000.L,msize=262144,cache=loose ro"
 # What the host expects of this kernel (vanilla or patched, from its name);
 # the guest fails a kernel that does not match instead of judging it by
 # what it finds.
-# shellcheck source=../lib/expect.sh
-. "$top/lib/expect.sh"
+# shellcheck source=lib/expect.sh
+. "$top/harness/lib/expect.sh"
 expect=$(expect_of "$kernel")
 case $top$topofile in *[[:space:]]*) die "the path '$top' or '$topofile' contains spaces: the kernel command line cannot carry it" ;; esac
 cmdline+=" init=$top/harness/guest-init scsi_numa.top=$top scsi_numa.kernel=$kernel scsi_numa.topo=$topo scsi_numa.expect=$expect"

@@ -6,7 +6,7 @@
 # Nothing is vendored into the repository: the header lands in
 # OUTDIR/include/qemu-plugin.h (default build/qemu-plugin/include/).
 # The source package comes through apt with a private configuration under
-# OUTDIR/apt/ (lib/apt.sh): the system's own sources, their suites,
+# OUTDIR/apt/ (harness/lib/apt.sh): the system's own sources, their suites,
 # components and keyrings, as deb-src; the system's apt lists and caches
 # are left alone.  Needs network access to the archive, not root (the
 # private lists and cache are the caller's; tried as nobody); dpkg-dev for
@@ -33,8 +33,8 @@ fi
 apt=$out/apt
 rm -rf "$apt" "$out/src"
 mkdir -p "$out/src" "$out/include"
-# shellcheck source=../lib/apt.sh
-. "$top/lib/apt.sh"
+# shellcheck source=../harness/lib/apt.sh
+. "$top/harness/lib/apt.sh"
 echo "fetch-header: apt-get update (private lists in $apt)"
 apt_private "$apt" deb-src system || die "cannot read the system's deb-src"
 aptopts=("${APT_OPTS[@]}")

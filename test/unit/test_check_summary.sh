@@ -10,9 +10,10 @@
 # shellcheck source=unit-lib.sh
 . "$(dirname "$0")/unit-lib.sh"
 sb=$tmp/sb taps=$tmp/taps
-mkdir -p "$sb/harness" "$sb/lib" "$sb/test" "$taps"
+mkdir -p "$sb/harness/lib" "$sb/lib" "$sb/test" "$taps"
 cp "$top/harness/check.sh" "$top/harness/run-id.sh" "$top/harness/placement-summary.sh" "$sb/harness/"
-cp "$top"/lib/{kmsg,expect,config,series,phase,plan}.sh "$top/Makefile" "$sb/lib/"
+cp "$top"/lib/{kmsg,config}.sh "$top/Makefile" "$sb/lib/"
+cp "$top"/harness/lib/{expect,series,phase,plan}.sh "$sb/harness/lib/"
 mv "$sb/lib/Makefile" "$sb/"
 ln -s "$top/harness/topo" "$sb/harness/" && ln -s "$top/test/cases" "$sb/test/"
 cat > "$sb/harness/vm.sh" <<'VM'

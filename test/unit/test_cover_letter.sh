@@ -289,10 +289,11 @@ done
 # must take what it wrote as one run, and refuse it once a run is redone.
 n=check.sh ncases=$((ncases + 1))
 sb=$tmp/sandbox
-mkdir -p "$sb/harness" "$sb/lib" "$sb/build/kernels/patched"
+mkdir -p "$sb/harness/lib" "$sb/lib" "$sb/build/kernels/patched"
 echo "3333333333333333333333333333333333333333 scsi: core: the last patch" > "$sb/build/kernels/patched/commit"
 cp "$top/harness/check.sh" "$top/harness/run-id.sh" "$top/harness/placement-summary.sh" "$top/harness/cover-letter.sh" "$sb/harness/"
-cp "$top/lib/kmsg.sh" "$top/lib/expect.sh" "$top/lib/config.sh" "$top/lib/series.sh" "$top/lib/phase.sh" "$top/lib/plan.sh" "$sb/lib/"
+cp "$top/lib/kmsg.sh" "$top/lib/config.sh" "$sb/lib/"
+cp "$top"/harness/lib/{expect,series,phase,plan}.sh "$sb/harness/lib/"
 cp "$top/Makefile" "$sb/" && ln -s "$top/harness/topo" "$sb/harness/" && mkdir -p "$sb/test" && ln -s "$top/test/cases" "$sb/test/"
 mkdir -p "$sb/patches" && cp "$top/patches/cover-letter.in" "$top/patches/series" "$sb/patches/"
 cat > "$sb/harness/vm.sh" <<'VM'

@@ -8,7 +8,7 @@ import tempfile
 import unittest
 
 TOP = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-sys.path.insert(0, os.path.join(TOP, "lib"))
+sys.path.insert(0, os.path.join(TOP, "harness", "lib"))
 import inproc  # noqa: E402
 TOOL = os.path.join(TOP, "harness", "lint-series", "notes.py")
 

@@ -1,6 +1,6 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
-# test_plan.sh (make lint): the Makefile's plan (lib/plan.sh) in a copy
+# test_plan.sh (make lint): the Makefile's plan (harness/lib/plan.sh) in a copy
 # whose harness scripts are stand-ins that only say they ran: a misspelt
 # setting (command line, environment, config), kernel, topology, case
 # glob or a run named twice is refused by every target that boots a
@@ -9,9 +9,9 @@
 # shellcheck source=unit-lib.sh
 . "$(dirname "$0")/unit-lib.sh"
 sb=$tmp/sb
-mkdir -p "$sb/lib" "$sb/harness" "$sb/blktests" "$sb/test"
+mkdir -p "$sb/lib" "$sb/harness/lib" "$sb/blktests" "$sb/test"
 cp "$top/Makefile" "$sb/"
-cp "$top/lib/plan.sh" "$top/lib/config.sh" "$top/lib/expect.sh" "$sb/lib/"
+cp "$top/lib/config.sh" "$sb/lib/" && cp "$top"/harness/lib/{plan,expect}.sh "$sb/harness/lib/"
 ln -s "$top/harness/topo" "$sb/harness/topo"
 ln -s "$top/test/cases" "$sb/test/cases"
 for s in $(grep -o '$(H)/[a-z.-]*' "$top/Makefile" | sed 's|$(H)/||' | sort -u) ../blktests/run.sh ../blktests/table.py; do

@@ -20,7 +20,7 @@
 # KERNEL:TOPOLOGY.  Prints the plan, a line per RUN; --list instead prints
 # "KERNEL TOPOLOGY EXPECT CASE-GLOBS [LABEL]" per RUN, for check.sh.
 set -u
-top=$(cd "$(dirname "$0")/.." && pwd)
+top=$(cd "$(dirname "$0")/../.." && pwd)
 names="" nocases="" list=""
 while [ $# -gt 0 ]; do
 	case $1 in
@@ -30,10 +30,10 @@ while [ $# -gt 0 ]; do
 	*) break ;;
 	esac
 done
-# shellcheck source=config.sh
+# shellcheck source=../../lib/config.sh
 . "$top/lib/config.sh"
 # shellcheck source=expect.sh
-. "$top/lib/expect.sh"
+. "$top/harness/lib/expect.sh"
 bad=0
 refuse() { echo "plan: $*" >&2; bad=$((bad + 1)); }
 settings=" ${scsi_numa_settings[*]} "
