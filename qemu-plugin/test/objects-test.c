@@ -2,13 +2,15 @@
 /*
  * Unit test of scsi_numa_meter's object table (objects=): loading, sorting,
  * overlap and bad-line handling, and the address lookup at range edges.
- * Built with the plugin's source included, so the static functions are
- * tested as they are; the QEMU API it references is never called (linked
- * with qemu-stubs.c, whose functions abort).  Exit 0 when every check passes.
+ * Linked with the plugin's parts, so its functions are tested as they
+ * are; the QEMU API it references is never called (linked with
+ * qemu-stubs.c, whose functions abort).  Exit 0 when every check passes.
  */
+#include <stdlib.h>
+#include <string.h>
 #include <unistd.h>
 
-#include "../scsi_numa_meter.c"
+#include "../meter.h"
 
 static int fails;
 

@@ -6,7 +6,10 @@
  * the lists split_list() allocates must be freed on every path (a leak
  * fails the test at exit).
  */
-#include "../scsi_numa_meter.c"
+#include <stdlib.h>
+#include <string.h>
+
+#include "../meter.h"
 
 static int fails;
 

@@ -7,9 +7,11 @@
  * are incremented directly (vcpu_mem() needs QEMU); the windows go through
  * vcpu_mark() as the marker does.  Built like objects-test.c.
  */
+#include <stdlib.h>
+#include <string.h>
 #include <unistd.h>
 
-#include "../scsi_numa_meter.c"
+#include "../meter.h"
 
 static int fails;
 
