@@ -52,17 +52,6 @@ series_hash() {
 		cat "$p"; done) | sha256sum | cut -d' ' -f1
 }
 
-# A tree laid out before the refs were named vanilla/patched (tag "base",
-# branch "series", stamps .git/scsinuma-*): renamed in place, nothing rebuilt.
-if [ -d "$tree/.git" ] && g rev-parse -q --verify base >/dev/null && ! g rev-parse -q --verify vanilla >/dev/null; then
-	g tag vanilla base && g tag -d base >/dev/null
-	g rev-parse -q --verify series >/dev/null && g branch -m series patched
-	for f in source stamp; do
-		[ ! -f "$tree/.git/scsinuma-$f" ] || mv "$tree/.git/scsinuma-$f" "$tree/.git/scsi_numa_$f"
-	done
-	echo "ktree: renamed tag base -> vanilla, branch series -> patched in $tree"
-fi
-
 if [ -d "$tree/.git" ] && [ "$(cat "$tree/.git/scsi_numa_source" 2>/dev/null)" != "$srcid" ]; then
 	if [ -n "$(g rev-list vanilla..patched 2>/dev/null)" ] &&
 	   [ "$(g rev-parse patched 2>/dev/null)" != "$(sed -n 2p "$tree/.git/scsi_numa_stamp" 2>/dev/null)" ]; then

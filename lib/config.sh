@@ -18,31 +18,6 @@ scsi_numa_settings=(KSRC JOBS CHECK_JOBS VM_ACCEL VM_TIMEOUT
 
 config_die() { echo "config: $*" >&2; exit 2; }
 
-# The variables that configured the scripts before this file: refused,
-# so that an old command line does not run with its values dropped.
-declare -A config_retired=([KTARBALL]="KSRC=FILE.tar.xz" [KSERIES]="none: 7.3"
-	[KSUITE]="none: trixie-backports" [KORIG_TARBALL]="make check-upstream ORIG=FILE"
-	[KORIG_VERSION]="none: build/ksource/version" [CHECK_COMPARE]="make compare-smoke"
-	[CHECK_KAT]="check.sh --no-kat" [CHECK_CHURN]="make check-full (check.sh --churn long)"
-	[CHECK_UPSTREAM_JOBS]="JOBS" [CHECK_UPSTREAM_ALONE]="check-upstream.sh --together-only"
-	[COMPARE_KAT]="none: the known-answer test always runs first"
-	[COMPARE_OUT]="make compare-smoke (build/compare-smoke)" [COMPARE_TOPO]="none: two-node"
-	[COMPARE_HBA_JOBS]="none: randread-4k" [COMPARE_HBA_QDS]="none: 32"
-	[LINT_JOBS]="JOBS" [LINT_REV]="lint-series.sh REV" [LINT_NOCACHE]="lint-series.sh --no-cache"
-	[LINT_SPARSE]="lint-series.sh --sparse PATH" [LINT_PATCHES]="none: patches/"
-	[SPARSE_SUITE]="none: sid" [VM_EXPECT]="none: from the kernel's name (harness/lib/expect.sh)"
-	[KAT_BASELINE]="kat/run.sh --no-baseline" [KAT_N]="none: 1000000" [KAT_TIMEOUT]="none: 600 s"
-	[FIO_WRITE_OK]="run.sh --confirm-write DEVICE" [FIO_REPEAT]="COMPARE_REPS"
-	[FIO_REP_START]="run.sh --rep-start" [FIO_TARGET]="run.sh --target" [FIO_DEV_NODE]="run.sh --dev-node"
-	[FIO_CPU_NODES]="run.sh --cpu-nodes" [FIO_MEM_NODE]="run.sh --mem-node" [FIO_METER]="run.sh --meter"
-	[FIO_METER_SEQ]="run.sh --meter-seq" [FIO_METER_OBJECTS]="run.sh --meter-objects"
-	[FIO_IRQS]="run.sh --irqs" [FIO_PERF]="run.sh --perf" [FIO_IOURING]="run.sh --iouring"
-	[FIO_RAMP]="none: 1 s" [FIO_SIZE]="none: 64M")
-for config_name in "${!config_retired[@]}"; do
-	[ -z "${!config_name+x}" ] ||
-		config_die "$config_name is not read any more (instead: ${config_retired[$config_name]}; config.example)"
-done
-unset config_retired
 config_top=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 config_file=$config_top/config
 if [ -f "$config_file" ]; then
