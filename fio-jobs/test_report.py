@@ -15,7 +15,6 @@ import unittest
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
-sys.path.insert(0, os.path.join(HERE, "..", "lib"))
 sys.path.insert(0, os.path.join(HERE, "..", "harness", "lib"))
 import inproc  # noqa: E402
 import results  # noqa: E402

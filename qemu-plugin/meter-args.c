@@ -10,7 +10,7 @@
 
 #include "meter.h"
 
-int perr(const char *what, const char *s)
+static int perr(const char *what, const char *s)
 {
 	fprintf(stderr, "scsi_numa_meter: bad %s: '%s'\n", what, s);
 	return -1;

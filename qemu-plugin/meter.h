@@ -65,13 +65,12 @@ extern FILE *out;
 extern int win_open;			/* read locklessly by every vCPU */
 extern bool hist_on;
 int addr_node(uint64_t pa);
-void vcpu_mem(unsigned int vcpu, qemu_plugin_meminfo_t info, uint64_t vaddr, void *udata);
 
 /* meter-window.c */
 extern unsigned int win_no;
 extern pthread_mutex_t ctl_lock;
 extern struct counts total;		/* under ctl_lock */
-extern struct counts *vcpu_base, *vcpu_snap;
+extern struct counts *vcpu_base, *vcpu_snap;	/* under ctl_lock */
 const char *node_name(int n, char *buf);
 void emit(const char *label, const struct counts *c);
 void close_window(const char *label);
@@ -95,7 +94,6 @@ bool llc_access(int node, uint64_t pa);
 int llc_init(uint64_t sets, unsigned int ways, unsigned int line_shift);
 
 /* meter-args.c */
-int perr(const char *what, const char *s);
 char **split_list(const char *val);
 int parse_nodes(const char *val);
 int parse_cpus(const char *val);

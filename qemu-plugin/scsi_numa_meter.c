@@ -142,7 +142,7 @@ int addr_node(uint64_t pa)
 	return MAX_NODES;
 }
 
-void vcpu_mem(unsigned int vcpu, qemu_plugin_meminfo_t info,
+static void vcpu_mem(unsigned int vcpu, qemu_plugin_meminfo_t info,
 		     uint64_t vaddr, void *udata)
 {
 	struct qemu_plugin_hwaddr *hw;

@@ -6,6 +6,7 @@
  * are; the QEMU API it references is never called (linked with
  * qemu-stubs.c, whose functions abort).  Exit 0 when every check passes.
  */
+#include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>

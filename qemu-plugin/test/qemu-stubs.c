@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * The QEMU plugin API functions that scsi_numa_meter.c references, for the
+ * The QEMU plugin API functions that the plugin's parts reference, for the
  * host-only unit tests (the test/ programs): exactly those, so that the tests
  * link with no symbol left unresolved (a new API call in the plugin fails
  * the tests' link until it is stubbed here).  No test reaches QEMU: each

@@ -13,7 +13,6 @@ import unittest
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 TOP = os.path.join(HERE, '..', '..')
-sys.path.insert(0, os.path.join(TOP, 'lib'))
 sys.path.insert(0, os.path.join(TOP, 'harness', 'lib'))
 import inproc  # noqa: E402
 TOOL = os.path.join(TOP, 'lib', 'placement.py')
