@@ -145,7 +145,7 @@ check-full: plan $(CHECK_NEEDS) lint kernels kernels-debug
 	@$(H)/check.sh --churn long $(foreach r,$(FULL_RUNS),'$(r)')
 	@if [ -z '$(BLKTESTS)' ]; then echo "check-full: BLKTESTS unset: blktests' block and scsi groups not run (blktests/README)"; \
 	else rc=0; for k in vanilla patched debug; do VM_TIMEOUT=14400 blktests/run.sh '$(BLKTESTS)' $$k two-node block scsi || rc=1; done; \
-		blktests/table.py compare build/runs/blktests-vanilla-two-node build/runs/blktests-patched-two-node; exit $$rc; fi
+		blktests/table.py compare build/runs/blktests-vanilla-two-node build/runs/blktests-patched-two-node || rc=1; exit $$rc; fi
 
 lint-series: need-base+tree+kernel+series tree
 	@$(H)/lint-series.sh

@@ -9,9 +9,9 @@
 # (make host-check in the guest, judged by host-check-judge.sh).  The whole kernel log
 # of every guest is judged here once more, and the
 # remote-access meter's known-answer test runs (--no-kat: not; the cover
-# letter test's stand-in runs).  --churn long: case 40's long churn (500
-# cycles, on every kernel), with room for it (make check-full).  Settings: CHECK_JOBS, VM_TIMEOUT
-# (lib/config.sh).  Exit 1 if any case failed or any run broke.
+# letter test's stand-in runs).  --churn long: case 40's long churn
+# (CHURN_LONG cycles, on every kernel), with room for it (make
+# check-full).  Settings: CHECK_JOBS, VM_TIMEOUT (lib/config.sh).  Exit 1 if any case failed or any run broke.
 # Each guest's TAP is streamed as it comes (the result share's out/tap),
 # its result lines and "# case" lines prefixed by the run's name, so a hung
 # guest shows the case it hangs in; the per-run evidence of failures and

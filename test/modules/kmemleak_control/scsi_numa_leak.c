@@ -25,8 +25,9 @@
  * user (from kmalloc-96 never reported, slub_debug=U or PU or not;
  * KASAN's quarantine keeps freed slots out of use in the debug kernel).
  * SLAB_STORE_USER needs CONFIG_SLUB_DEBUG: without it the flag is
- * dropped, the cache gets sheaves and the control fails, unreported.  The cache and the object
- * stay when the module goes (the name is copied); one load per boot.
+ * dropped, the cache gets sheaves and the control fails, unreported.
+ * The cache and the object stay when the module goes (the name is
+ * copied); one load per boot.
  */
 #ifndef SLAB_NO_MERGE
 #define SLAB_NO_MERGE 0
